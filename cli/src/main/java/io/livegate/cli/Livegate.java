@@ -1,0 +1,67 @@
+package io.livegate.cli;
+
+import io.livegate.core.LivegateException;
+import java.io.PrintWriter;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code livegate} command and the composition root of the local runtime: the only place that
+ * reads the process environment.
+ */
+@Command(
+    name = "livegate",
+    mixinStandardHelpOptions = true,
+    versionProvider = Livegate.Version.class,
+    description = "Deploys the Terragrunt units a merge touches, in dependency order.",
+    subcommands = {ScanCli.class})
+public final class Livegate {
+  /** Exit code for a failure livegate explains (bad input, a cycle, a failed plan). */
+  public static final int EXIT_FAILURE = 1;
+
+  private final Map<String, String> environment;
+
+  Livegate(Map<String, String> environment) {
+    this.environment = Map.copyOf(environment);
+  }
+
+  Map<String, String> environment() {
+    return environment;
+  }
+
+  public static void main(String[] args) {
+    System.exit(
+        execute(
+            System.getenv(),
+            new PrintWriter(System.out, true),
+            new PrintWriter(System.err, true),
+            args));
+  }
+
+  /** Runs the command line with the given environment and streams; returns the exit code. */
+  static int execute(
+      Map<String, String> environment, PrintWriter out, PrintWriter err, String... args) {
+    CommandLine commandLine = new CommandLine(new Livegate(environment));
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    commandLine.setExecutionExceptionHandler(
+        (exception, line, parseResult) -> {
+          if (exception instanceof LivegateException failure) {
+            line.getErr().println("livegate: " + failure.getMessage());
+            return EXIT_FAILURE;
+          }
+          throw exception;
+        });
+    return commandLine.execute(args);
+  }
+
+  /** The version from the jar manifest, or "development" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = Livegate.class.getPackage().getImplementationVersion();
+      return new String[] {"livegate " + (version == null ? "development" : version)};
+    }
+  }
+}

@@ -1,0 +1,190 @@
+package io.livegate.cli;
+
+import io.livegate.cli.process.ProcessCommandRunner;
+import io.livegate.cli.render.GraphRenderer;
+import io.livegate.cli.render.TextRenderer;
+import io.livegate.core.LivegateException;
+import io.livegate.core.ProgressListener;
+import io.livegate.core.account.Accounts;
+import io.livegate.core.account.AccountsFile;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.DeployStack;
+import io.livegate.core.scan.DeployStackJson;
+import io.livegate.core.scan.GraphScan;
+import io.livegate.core.scan.PlanScan;
+import io.livegate.core.scan.ScanCommand;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code livegate scan}: which units a merge must deploy, and in what order. */
+@Command(
+    name = "scan",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Works out which Terragrunt units a merge changes, adds every unit that depends on them,"
+          + " and prints them in deploy order (layers).",
+      "Reads the committed configs at --head with livegate's own HCL reader; never runs terragrunt"
+          + " unless --scan plan is given."
+    })
+final class ScanCli implements Callable<Integer> {
+  enum Format {
+    text,
+    json,
+    dot,
+    mermaid
+  }
+
+  enum Mode {
+    graph,
+    plan
+  }
+
+  enum Runner {
+    terragrunt,
+    terraform
+  }
+
+  @ParentCommand private Livegate livegate;
+
+  @Option(
+      names = "--repo",
+      paramLabel = "DIR",
+      defaultValue = ".",
+      description = "The live repository (default: ${DEFAULT-VALUE}).")
+  private Path repo;
+
+  @Option(
+      names = "--base",
+      paramLabel = "REV",
+      description = "The revision before the merge, e.g. HEAD~1. Required unless --all.")
+  private String base;
+
+  @Option(
+      names = "--head",
+      paramLabel = "REV",
+      defaultValue = "HEAD",
+      description = "The merge revision (default: ${DEFAULT-VALUE}).")
+  private String head;
+
+  @Option(
+      names = "--accounts",
+      paramLabel = "FILE",
+      description =
+          "Accounts file (docs/accounts.md). Without it the whole repository is one account.")
+  private Path accountsFile;
+
+  @Option(
+      names = "--scan",
+      paramLabel = "graph|plan",
+      defaultValue = "graph",
+      description =
+          "graph: from changed files (default). plan: from plans with -detailed-exitcode.")
+  private Mode mode;
+
+  @Option(
+      names = "--format",
+      paramLabel = "text|json|dot|mermaid",
+      defaultValue = "text",
+      description = "Output format (default: ${DEFAULT-VALUE}).")
+  private Format format;
+
+  @Option(names = "--all", description = "Treat every unit as changed, to print the whole graph.")
+  private boolean all;
+
+  @Option(
+      names = "--file-pattern",
+      paramLabel = "REGEX",
+      defaultValue = ".+\\.(hcl|tf|tfvars|json)$",
+      description =
+          "Which changed files count, matched against the repo-relative path (default: ${DEFAULT-VALUE}).")
+  private String filePattern;
+
+  @Option(
+      names = "--runner",
+      paramLabel = "terragrunt|terraform",
+      defaultValue = "terragrunt",
+      description =
+          "What --scan plan runs (default: ${DEFAULT-VALUE}; terraform runs each unit's .tf directly).")
+  private Runner runner;
+
+  @Option(
+      names = "--parallelism",
+      paramLabel = "N",
+      description = "Units read or planned at once (default: the number of cores).")
+  private Integer parallelism;
+
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No progress lines on stderr.")
+  private boolean quiet;
+
+  @Override
+  public Integer call() {
+    ProgressListener progress =
+        quiet ? ProgressListener.silent() : message -> System.err.println("livegate: " + message);
+    ScanCommand command =
+        new ScanCommand(
+            repo,
+            base,
+            head,
+            accounts(),
+            all,
+            pattern(),
+            livegate.environment(),
+            parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism);
+    DeployStack stack =
+        mode == Mode.graph
+            ? new GraphScan(progress).run(command)
+            : new PlanScan(
+                    new ProcessCommandRunner(),
+                    runnerKind(),
+                    Map.of("TF_IN_AUTOMATION", "1"),
+                    progress)
+                .run(command);
+    String rendered =
+        switch (format) {
+          case text -> TextRenderer.render(stack);
+          case json -> DeployStackJson.write(stack);
+          case dot -> GraphRenderer.dot(stack);
+          case mermaid -> GraphRenderer.mermaid(stack);
+        };
+    System.out.print(rendered);
+    System.out.flush();
+    return 0;
+  }
+
+  private RunnerKind runnerKind() {
+    return runner == Runner.terraform ? RunnerKind.TERRAFORM : RunnerKind.TERRAGRUNT;
+  }
+
+  private Accounts accounts() {
+    if (accountsFile == null) {
+      return Accounts.wholeRepository();
+    }
+    try {
+      return AccountsFile.parse(
+          accountsFile.toString(), Files.readString(accountsFile, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot read the accounts file " + accountsFile + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Pattern pattern() {
+    try {
+      return Pattern.compile(filePattern);
+    } catch (PatternSyntaxException e) {
+      throw new LivegateException(
+          "--file-pattern is not a valid regular expression: " + e.getDescription());
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** The livegate command line: its commands and the composition root that wires them. */
+package io.livegate.cli;

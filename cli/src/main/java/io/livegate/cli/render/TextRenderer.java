@@ -1,0 +1,69 @@
+package io.livegate.cli.render;
+
+import io.livegate.core.scan.DeletedUnit;
+import io.livegate.core.scan.DeployStack;
+import io.livegate.core.scan.PlannedExecution;
+import io.livegate.core.scan.Reason;
+import java.util.stream.Collectors;
+
+/** The deploy stack for people: layer by layer, each unit with why it is there. */
+public final class TextRenderer {
+  private TextRenderer() {}
+
+  public static String render(DeployStack stack) {
+    StringBuilder out = new StringBuilder();
+    String range =
+        stack.base() == null
+            ? "all units at " + shortSha(stack.head())
+            : shortSha(stack.base()) + ".." + shortSha(stack.head());
+    out.append(stack.scan().name().toLowerCase(java.util.Locale.ROOT))
+        .append(" scan of ")
+        .append(range)
+        .append(": ")
+        .append(stack.executions().size())
+        .append(stack.executions().size() == 1 ? " unit" : " units")
+        .append(" in ")
+        .append(stack.layerCount())
+        .append(stack.layerCount() == 1 ? " layer" : " layers");
+    if (!stack.deleted().isEmpty()) {
+      out.append(", ").append(stack.deleted().size()).append(" deleted");
+    }
+    out.append('\n');
+    int layer = -1;
+    for (PlannedExecution execution : stack.executions()) {
+      if (execution.layer() != layer) {
+        layer = execution.layer();
+        out.append("\nlayer ").append(layer).append('\n');
+      }
+      out.append("  ")
+          .append(execution.unit())
+          .append("  [")
+          .append(execution.account())
+          .append("]\n");
+      for (Reason reason : execution.reasons()) {
+        out.append("      ").append(reason.describe()).append('\n');
+      }
+    }
+    if (!stack.deleted().isEmpty()) {
+      out.append("\ndeleted (not destroyed by livegate; destroy their resources deliberately)\n");
+      for (DeletedUnit unit : stack.deleted()) {
+        out.append("  ")
+            .append(unit.unit())
+            .append("  [")
+            .append(unit.account())
+            .append("]  ")
+            .append(unit.reasons().stream().map(Reason::path).collect(Collectors.joining(", ")))
+            .append('\n');
+      }
+    }
+    if (!stack.warnings().isEmpty()) {
+      out.append("\nwarnings\n");
+      stack.warnings().forEach(warning -> out.append("  ").append(warning).append('\n'));
+    }
+    return out.toString();
+  }
+
+  private static String shortSha(String sha) {
+    return sha.length() > 12 ? sha.substring(0, 12) : sha;
+  }
+}

@@ -1,0 +1,24 @@
+package io.livegate.core.terragrunt;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What livegate reads from one unit's terragrunt config.
+ *
+ * @param unit the unit id: its repo-relative directory
+ * @param dependencies its declared dependencies, own and included, after merging
+ * @param reads the files and module directories outside the unit that it reads
+ * @param warnings things that could not be read but do not stop a scan
+ */
+public record UnitConfig(
+    String unit,
+    List<DependencyDeclaration> dependencies,
+    Set<FileRead> reads,
+    List<String> warnings) {
+  public UnitConfig {
+    dependencies = List.copyOf(dependencies);
+    reads = Set.copyOf(reads);
+    warnings = List.copyOf(warnings);
+  }
+}
