@@ -14,6 +14,7 @@ import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.core.scan.ScanCommand;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +23,10 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code livegate scan}: which units a merge must deploy, and in what order. */
 @Command(
@@ -54,6 +57,8 @@ final class ScanCli implements Callable<Integer> {
   }
 
   @ParentCommand private Livegate livegate;
+
+  @Spec private CommandSpec spec;
 
   @Option(
       names = "--repo",
@@ -129,8 +134,15 @@ final class ScanCli implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
     ProgressListener progress =
-        quiet ? ProgressListener.silent() : message -> System.err.println("livegate: " + message);
+        quiet
+            ? ProgressListener.silent()
+            : message -> {
+              err.println("livegate: " + message);
+              err.flush();
+            };
     ScanCommand command =
         new ScanCommand(
             repo,
@@ -157,8 +169,8 @@ final class ScanCli implements Callable<Integer> {
           case dot -> GraphRenderer.dot(stack);
           case mermaid -> GraphRenderer.mermaid(stack);
         };
-    System.out.print(rendered);
-    System.out.flush();
+    out.print(rendered);
+    out.flush();
     return 0;
   }
 

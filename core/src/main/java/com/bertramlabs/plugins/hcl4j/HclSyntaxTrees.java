@@ -13,9 +13,13 @@ import java.util.List;
 public final class HclSyntaxTrees {
   private HclSyntaxTrees() {}
 
-  /** The top-level blocks and attributes of {@code source}, or a syntax error. */
+  /**
+   * The top-level blocks and attributes of {@code source}, or a syntax error. A newline is added at
+   * the end: the lexer closes an object attribute ({@code inputs = { ... }}) only on the line break
+   * after its brace, so a file that ends right at that brace would read as never closed.
+   */
   public static List<Symbol> lex(String source) throws HCLParserException {
-    HCLLexer lexer = new HCLLexer(new StringReader(source));
+    HCLLexer lexer = new HCLLexer(new StringReader(source + "\n"));
     try {
       lexer.yylex();
     } catch (IOException impossible) {

@@ -80,7 +80,11 @@ public final class AccountsFile {
               values.text("plan_role", null),
               values.text("apply_role", null)));
     }
-    return Accounts.of(accounts);
+    try {
+      return Accounts.of(accounts);
+    } catch (InvalidAccountsConfig e) {
+      throw new InvalidAccountsConfig(file + ": " + e.getMessage());
+    }
   }
 
   private record Values(String where, Block block, Evaluator evaluator) {

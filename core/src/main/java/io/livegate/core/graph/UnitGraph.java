@@ -15,6 +15,7 @@ import io.livegate.core.terragrunt.UnitDiscovery;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,9 +47,11 @@ public final class UnitGraph {
         dependents.computeIfAbsent(dependency.target(), unit -> new TreeSet<>()).add(config.unit());
       }
       for (FileRead read : config.reads()) {
+        // A unit may reach one file two ways (include it and read it too). Its reads are a set
+        // with no stable order, so the way reported is chosen by rank, never by iteration order.
         readers
             .computeIfAbsent(read.path(), path -> new TreeMap<>())
-            .putIfAbsent(config.unit(), read.via());
+            .merge(config.unit(), read.via(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
       }
     }
   }
@@ -130,9 +133,36 @@ public final class UnitGraph {
       }
     }
     if (!problems.isEmpty()) {
-      throw new InvalidTerragruntConfig(new ArrayList<>(problems.values()));
+      throw new InvalidTerragruntConfig(describe(problems));
     }
     return new UnitGraph(units, configs);
+  }
+
+  /**
+   * One line per problem. A broken file that many units include or read fails each of them with the
+   * same message, so it is listed once, with the units it stops; a problem in a file other than the
+   * unit's own config names the unit too.
+   */
+  private static List<String> describe(SortedMap<String, String> problems) {
+    Map<String, List<String>> unitsByProblem = new LinkedHashMap<>();
+    problems.forEach(
+        (unit, message) ->
+            unitsByProblem.computeIfAbsent(message, key -> new ArrayList<>()).add(unit));
+    List<String> lines = new ArrayList<>();
+    unitsByProblem.forEach(
+        (message, affected) -> {
+          String ownConfig = RepoPaths.join(affected.get(0), TerragruntConfigReader.CONFIG_FILE);
+          boolean inOwnConfig = affected.size() == 1 && message.startsWith(ownConfig + ":");
+          lines.add(
+              inOwnConfig
+                  ? message
+                  : message
+                      + " (unit"
+                      + (affected.size() == 1 ? " " : "s ")
+                      + String.join(", ", affected)
+                      + ")");
+        });
+    return lines;
   }
 
   private record Problem(String unit, String message) {}

@@ -115,7 +115,7 @@ public final class Evaluator {
 
   private static Object literal(String file, HCLValue value) {
     return switch (value.type) {
-      case "string" -> String.valueOf(value.value);
+      case "string" -> unescapeTemplate(String.valueOf(value.value));
       case "boolean" -> Boolean.valueOf(String.valueOf(value.value));
       case "null" -> null;
       case "number" -> {
@@ -127,6 +127,15 @@ public final class Evaluator {
       }
       default -> Unknown.at(file, lineOf(value), "unrecognised literal " + value.value);
     };
+  }
+
+  /**
+   * The literal text of a string or template part. hcl4j leaves the escapes {@code $${} and {@code
+   * %%{} as written, but in HCL they stand for a literal {@code ${} and {@code %{}, so a path such
+   * as {@code "$${x}"} would otherwise keep both dollars.
+   */
+  private static String unescapeTemplate(String text) {
+    return text.replace("$${", "${").replace("%%{", "%{");
   }
 
   /** A quoted template: literal parts and {@code ${...}} parts, joined by hcl4j's "+" markers. */

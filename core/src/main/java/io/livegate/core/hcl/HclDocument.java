@@ -79,6 +79,7 @@ public final class HclDocument {
                 block.getChildren(),
                 Evaluator.lineOf(block)));
       } else if (child instanceof HCLAttribute attribute) {
+        requireValues(file, attribute);
         Attribute parsed =
             new Attribute(
                 attribute.getName(),
@@ -97,9 +98,29 @@ public final class HclDocument {
         type, labels, Collections.unmodifiableMap(attributes), List.copyOf(blocks), line);
   }
 
+  /**
+   * hcl4j reads {@code name =} with nothing after it, in a body or inside an object, as an
+   * attribute without a value, which would evaluate to null; HCL rejects it.
+   */
+  private static void requireValues(String file, Symbol symbol) {
+    if (symbol instanceof HCLAttribute attribute && attribute.getChildren().isEmpty()) {
+      throw new InvalidHcl(
+          file,
+          Evaluator.lineOf(attribute),
+          "attribute '" + attribute.getName() + "' has no value");
+    }
+    if (symbol.getChildren() != null) {
+      symbol.getChildren().forEach(child -> requireValues(file, child));
+    }
+  }
+
+  /**
+   * The line of a lexer error. Unlike its symbols' lines, the lexer's "on line: N" in a message
+   * already counts from 1.
+   */
   private static int lexerLine(Exception e) {
     Matcher matcher = LEXER_LINE.matcher(String.valueOf(e.getMessage()));
-    return matcher.find() ? Integer.parseInt(matcher.group(1)) + 1 : 0;
+    return matcher.find() ? Integer.parseInt(matcher.group(1)) : 0;
   }
 
   private static String firstLine(String message) {

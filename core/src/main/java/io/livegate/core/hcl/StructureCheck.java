@@ -4,15 +4,21 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Checks that brackets, braces, strings, comments and heredocs are balanced. hcl4j's lexer accepts
- * a file that ends inside a block or holds a stray closing brace, so a truncated or mangled
- * terragrunt.hcl would otherwise read as a smaller, valid one and silently lose dependencies.
+ * Checks that brackets, braces, strings, comments and heredocs are balanced, and that every line
+ * outside all brackets starts an attribute or a block. hcl4j's lexer accepts a file that ends
+ * inside a block or holds a stray closing brace, and skips any text outside a block that it cannot
+ * read, so a truncated or mangled terragrunt.hcl would otherwise read as a smaller, valid one and
+ * silently lose dependencies.
  */
 final class StructureCheck {
   private final String file;
   private final String text;
   private int pos;
   private int line = 1;
+
+  /** Whether nothing but whitespace precedes {@code pos} on its line. */
+  private boolean atLineStart = true;
+
   private final Deque<Open> stack = new ArrayDeque<>();
 
   private record Open(char closer, int line) {}
@@ -27,11 +33,21 @@ final class StructureCheck {
   }
 
   private void run() {
+    if (text.startsWith("\uFEFF")) {
+      pos++; // a byte order mark, as some editors write
+    }
     while (pos < text.length()) {
       char c = text.charAt(pos);
+      if (atLineStart && !Character.isWhitespace(c)) {
+        atLineStart = false;
+        if (stack.isEmpty()) {
+          checkTopLevelStatement(c);
+        }
+      }
       if (c == '\n') {
         line++;
         pos++;
+        atLineStart = true;
       } else if (c == '#' || (c == '/' && peek(1) == '/')) {
         skipLineComment();
       } else if (c == '/' && peek(1) == '*') {
@@ -40,7 +56,7 @@ final class StructureCheck {
         pos++;
         skipString();
       } else if (c == '<' && peek(1) == '<' && heredocStart()) {
-        continue;
+        atLineStart = true;
       } else if (c == '{' || c == '[' || c == '(') {
         stack.push(new Open(closerOf(c), line));
         pos++;
@@ -58,6 +74,81 @@ final class StructureCheck {
           open.line(),
           "'" + openerOf(open.closer()) + "' is never closed (missing '" + open.closer() + "')");
     }
+  }
+
+  /**
+   * Outside all brackets a newline ends a statement, so each line there must start a comment, an
+   * attribute ({@code name = ...}) or a block whose labels and opening brace share its line ({@code
+   * type "label" {}). hcl4j would skip anything else without a word, even a block header that has
+   * lost its brace.
+   */
+  private void checkTopLevelStatement(char first) {
+    if (first == '#' || first == '"' || (first == '/' && (peek(1) == '/' || peek(1) == '*'))) {
+      return;
+    }
+    if (first == '}' || first == ']' || first == ')') {
+      return; // a stray closer, which the bracket check reports
+    }
+    if (!isIdentifierStart(first)) {
+      throw new InvalidHcl(
+          file,
+          line,
+          "unexpected '" + first + "' outside any block; expected an attribute or a block");
+    }
+    int cursor = skipIdentifier(pos);
+    String name = text.substring(pos, cursor);
+    cursor = skipBlanks(cursor);
+    if (charAt(cursor) == '=') {
+      return;
+    }
+    while (charAt(cursor) == '"' || isIdentifierStart(charAt(cursor))) {
+      cursor = charAt(cursor) == '"' ? skipLabel(cursor + 1) : skipIdentifier(cursor);
+      if (cursor < 0) {
+        return; // an unterminated label, which the string check reports
+      }
+      cursor = skipBlanks(cursor);
+    }
+    char next = charAt(cursor);
+    if (next != '{') {
+      throw new InvalidHcl(
+          file,
+          line,
+          "expected '=' after '"
+              + name
+              + "', or labels and '{' to open a block, found "
+              + (next == '\n' || next == '\r' || next == '\0'
+                  ? "the end of the line"
+                  : "'" + next + "'"));
+    }
+  }
+
+  private int skipIdentifier(int cursor) {
+    while (cursor < text.length() && isIdentifierChar(text.charAt(cursor))) {
+      cursor++;
+    }
+    return cursor;
+  }
+
+  private int skipBlanks(int cursor) {
+    while (charAt(cursor) == ' ' || charAt(cursor) == '\t') {
+      cursor++;
+    }
+    return cursor;
+  }
+
+  /**
+   * The position after a quoted label whose opening quote is just before {@code cursor}, or -1 when
+   * the line ends first.
+   */
+  private int skipLabel(int cursor) {
+    while (cursor < text.length() && text.charAt(cursor) != '"' && text.charAt(cursor) != '\n') {
+      cursor += text.charAt(cursor) == '\\' ? 2 : 1;
+    }
+    return charAt(cursor) == '"' ? cursor + 1 : -1;
+  }
+
+  private char charAt(int at) {
+    return at >= 0 && at < text.length() ? text.charAt(at) : '\0';
   }
 
   private void close(char c) {
@@ -144,10 +235,13 @@ final class StructureCheck {
     while (cursor < text.length() && isIdentifierChar(text.charAt(cursor))) {
       cursor++;
     }
-    if (cursor == nameStart || cursor >= text.length() || text.charAt(cursor) != '\n') {
+    String marker = text.substring(nameStart, cursor);
+    if (cursor < text.length() - 1 && text.charAt(cursor) == '\r') {
+      cursor++; // a Windows line ending
+    }
+    if (marker.isEmpty() || cursor >= text.length() || text.charAt(cursor) != '\n') {
       return false;
     }
-    String marker = text.substring(nameStart, cursor);
     int startLine = line;
     pos = cursor + 1;
     line++;
@@ -186,8 +280,11 @@ final class StructureCheck {
   }
 
   private char peek(int offset) {
-    int at = pos + offset;
-    return at >= 0 && at < text.length() ? text.charAt(at) : '\0';
+    return charAt(pos + offset);
+  }
+
+  private static boolean isIdentifierStart(char c) {
+    return Character.isLetter(c) || c == '_';
   }
 
   private static boolean isIdentifierChar(char c) {

@@ -191,7 +191,10 @@ public final class PlanScan {
       List<String> lines = new ArrayList<>();
       failures.forEach((unit, message) -> lines.add(unit + ": " + message.replace("\n", "\n    ")));
       throw new LivegateException(
-          failures.size() + " units could not be planned:\n  " + String.join("\n  ", lines));
+          failures.size()
+              + (failures.size() == 1 ? " unit" : " units")
+              + " could not be planned:\n  "
+              + String.join("\n  ", lines));
     }
     return changed;
   }
@@ -221,8 +224,14 @@ public final class PlanScan {
     List<List<String>> commands =
         runnerKind.planScanCommands(directory.toString(), graph.account(unit));
     for (int index = 0; index < commands.size(); index++) {
-      CommandResult result =
-          runner.run(new Command(commands.get(index), directory, runnerEnvironment, PLAN_TIMEOUT));
+      CommandResult result;
+      try {
+        result =
+            runner.run(
+                new Command(commands.get(index), directory, runnerEnvironment, PLAN_TIMEOUT));
+      } catch (RuntimeException e) {
+        result = new CommandResult(-1, "the runner failed: " + e, false);
+      }
       boolean last = index == commands.size() - 1;
       if (last && (result.exitCode() == 0 || result.exitCode() == 2)) {
         return new Outcome(unit, result.exitCode() == 2, null);
@@ -236,6 +245,7 @@ public final class PlanScan {
 
   private static String describe(CommandResult failure) {
     String how = failure.timedOut() ? "timed out" : "exited with " + failure.exitCode();
-    return how + "\n" + failure.tail(OUTPUT_TAIL_LINES);
+    String tail = failure.tail(OUTPUT_TAIL_LINES);
+    return tail.isBlank() ? how : how + "\n" + tail;
   }
 }

@@ -7,7 +7,10 @@ package io.livegate.core.terragrunt;
  * @param path the repo-relative file or, for a module source, directory
  */
 public record FileRead(String path, Via via) {
-  /** How the config reaches the file. */
+  /**
+   * How the config reaches the file. Declared in order of rank: where a unit reaches one file in
+   * several ways, the first is the one reported.
+   */
   public enum Via {
     INCLUDE("include"),
     READ_TERRAGRUNT_CONFIG("read_terragrunt_config"),

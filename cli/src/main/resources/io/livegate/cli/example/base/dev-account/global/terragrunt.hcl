@@ -1,0 +1,3 @@
+include "root" {
+  path = find_in_parent_folders("root.hcl")
+}

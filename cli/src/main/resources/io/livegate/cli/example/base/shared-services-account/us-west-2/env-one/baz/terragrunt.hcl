@@ -1,0 +1,7 @@
+include "root" {
+  path = find_in_parent_folders("root.hcl")
+}
+
+dependency "global" {
+  config_path = "../../../global"
+}
