@@ -37,6 +37,16 @@ public final class GitRepo implements AutoCloseable {
   private final Repository repository;
   private final String root;
 
+  /**
+   * One object reader per thread: a reader keeps its delta-base cache between blobs, so the blobs
+   * of one pack are not inflated from the start of their delta chains over and over. Readers are
+   * not thread-safe, hence one each; they are closed with the repository.
+   */
+  private final ThreadLocal<ObjectReader> readers = new ThreadLocal<>();
+
+  private final java.util.Queue<ObjectReader> openReaders =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+
   private GitRepo(Repository repository) {
     this.repository = repository;
     File workTree =
@@ -150,8 +160,32 @@ public final class GitRepo implements AutoCloseable {
     }
   }
 
+  /** Whether {@code path} is a file in {@code commit}; one lookup, without listing the tree. */
+  public boolean isFile(String commit, String path) {
+    try (RevWalk walk = new RevWalk(repository)) {
+      RevCommit revCommit = walk.parseCommit(ObjectId.fromString(commit));
+      try (TreeWalk found = TreeWalk.forPath(repository, path, revCommit.getTree())) {
+        return found != null && found.getFileMode(0).getObjectType() == Constants.OBJ_BLOB;
+      }
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot look up " + path + " in " + commit + ": " + e.getMessage(), e);
+    }
+  }
+
+  private ObjectReader reader() {
+    ObjectReader reader = readers.get();
+    if (reader == null) {
+      reader = repository.newObjectReader();
+      readers.set(reader);
+      openReaders.add(reader);
+    }
+    return reader;
+  }
+
   @Override
   public void close() {
+    openReaders.forEach(ObjectReader::close);
     repository.close();
   }
 
@@ -198,7 +232,8 @@ public final class GitRepo implements AutoCloseable {
       }
       try {
         return new String(
-            repository.open(id).getCachedBytes(MAX_FILE_BYTES), StandardCharsets.UTF_8);
+            reader().open(id, Constants.OBJ_BLOB).getCachedBytes(MAX_FILE_BYTES),
+            StandardCharsets.UTF_8);
       } catch (IOException e) {
         throw new LivegateException("cannot read " + path + ": " + e.getMessage(), e);
       }

@@ -17,6 +17,9 @@ public final class RepoPaths {
    * @return the normalised path, or {@code null} when ".." climbs above the root
    */
   public static String normalize(String path) {
+    if (isNormal(path)) {
+      return path;
+    }
     Deque<String> parts = new ArrayDeque<>();
     for (String part : path.split("/", -1)) {
       if (part.isEmpty() || part.equals(".")) {
@@ -32,6 +35,29 @@ public final class RepoPaths {
       }
     }
     return String.join("/", parts);
+  }
+
+  /** Whether no segment of {@code path} is empty, "." or "..": the common case, checked cheaply. */
+  private static boolean isNormal(String path) {
+    int start = 0;
+    int length = path.length();
+    if (length == 0) {
+      return true;
+    }
+    while (start <= length) {
+      int end = path.indexOf('/', start);
+      if (end < 0) {
+        end = length;
+      }
+      int segment = end - start;
+      if (segment == 0
+          || (segment == 1 && path.charAt(start) == '.')
+          || (segment == 2 && path.charAt(start) == '.' && path.charAt(start + 1) == '.')) {
+        return false;
+      }
+      start = end + 1;
+    }
+    return true;
   }
 
   /** {@code dir/child}, where either may be the root "". */

@@ -6,7 +6,6 @@ import io.livegate.core.graph.Layering;
 import io.livegate.core.graph.UnitGraph;
 import io.livegate.core.repo.FileChange;
 import io.livegate.core.repo.RepoPaths;
-import io.livegate.core.repo.SourceTree;
 import io.livegate.core.terragrunt.DependencyDeclaration;
 import io.livegate.core.terragrunt.TerragruntConfigReader;
 import io.livegate.core.terragrunt.UnitDiscovery;
@@ -23,7 +22,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Supplier;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -46,7 +45,7 @@ final class ChangeSet {
       Pattern filePattern,
       UnitGraph graph,
       Accounts accounts,
-      Supplier<SourceTree> baseTree) {
+      Predicate<String> fileAtBase) {
     SortedMap<String, Set<Reason>> changed = new TreeMap<>();
     SortedMap<String, Set<Reason>> deleted = new TreeMap<>();
     for (FileChange change : files) {
@@ -54,7 +53,7 @@ final class ChangeSet {
         if (!filePattern.matcher(path).matches()) {
           continue;
         }
-        owningUnit(path, graph, accounts, baseTree)
+        owningUnit(path, graph, accounts, fileAtBase)
             .ifPresent(
                 owner -> {
                   if (graph.isUnit(owner)) {
@@ -91,7 +90,7 @@ final class ChangeSet {
    * base and is gone now.
    */
   private static Optional<String> owningUnit(
-      String path, UnitGraph graph, Accounts accounts, Supplier<SourceTree> baseTree) {
+      String path, UnitGraph graph, Accounts accounts, Predicate<String> fileAtBase) {
     for (String dir = RepoPaths.parent(path);
         dir != null && !dir.isEmpty();
         dir = RepoPaths.parent(dir)) {
@@ -100,7 +99,7 @@ final class ChangeSet {
       }
       if (!UnitDiscovery.isHidden(dir)
           && accounts.accountOf(dir).isPresent()
-          && baseTree.get().isFile(RepoPaths.join(dir, TerragruntConfigReader.CONFIG_FILE))) {
+          && fileAtBase.test(RepoPaths.join(dir, TerragruntConfigReader.CONFIG_FILE))) {
         return Optional.of(dir);
       }
     }

@@ -4,12 +4,10 @@ import io.livegate.core.ProgressListener;
 import io.livegate.core.graph.UnitGraph;
 import io.livegate.core.repo.FileChange;
 import io.livegate.core.repo.GitRepo;
-import io.livegate.core.repo.SourceTree;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 
 /**
  * The graph scan: the units whose files changed between base and head, plus every unit that depends
@@ -55,7 +53,7 @@ public final class GraphScan {
               command.filePattern(),
               graph,
               command.accounts(),
-              memoized(() -> repo.tree(base)));
+              path -> repo.isFile(base, path));
       return ChangeSet.deployStack(
           ScanMode.GRAPH,
           base,
@@ -65,20 +63,5 @@ public final class GraphScan {
           changes.changed(),
           changes.deleted());
     }
-  }
-
-  /** The base tree is read only if a changed file might belong to a deleted unit. */
-  static Supplier<SourceTree> memoized(Supplier<SourceTree> supplier) {
-    return new Supplier<>() {
-      private SourceTree tree;
-
-      @Override
-      public SourceTree get() {
-        if (tree == null) {
-          tree = supplier.get();
-        }
-        return tree;
-      }
-    };
   }
 }

@@ -94,7 +94,7 @@ public final class PlanScan {
                       command.filePattern(),
                       graph,
                       command.accounts(),
-                      GraphScan.memoized(() -> repo.tree(base)))
+                      path -> repo.isFile(base, path))
                   .deleted();
       return ChangeSet.deployStack(
           ScanMode.PLAN, base, head, graph, command.accounts(), changed, deleted);

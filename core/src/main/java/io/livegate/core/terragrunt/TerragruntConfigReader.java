@@ -49,7 +49,11 @@ public final class TerragruntConfigReader {
     String file = RepoPaths.join(unit, CONFIG_FILE);
     Set<FileRead> reads = new LinkedHashSet<>();
     List<String> warnings = new ArrayList<>();
-    ConfigEvaluation config = ConfigEvaluation.forUnit(this, document(file), unit, reads, warnings);
+    // A unit's own config is parsed here and not cached: only included and read files are shared
+    // between units, and keeping every unit's tree would hold the whole repository in memory.
+    ConfigEvaluation config =
+        ConfigEvaluation.forUnit(
+            this, HclDocument.parse(file, tree.read(file)), unit, reads, warnings);
     List<DependencyDeclaration> dependencies = config.dependencies();
     config
         .sourceDirectory()
