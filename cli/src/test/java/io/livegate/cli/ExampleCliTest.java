@@ -22,20 +22,35 @@ class ExampleCliTest {
     assertThat(written.exitCode()).as(written.toString()).isZero();
     assertThat(written.out()).contains("livegate scan --repo " + live);
 
-    CliRun scan = CliRun.of("scan", "-q", "--repo", live.toString(), "--base", "HEAD~1",
-        "--accounts", live.resolve("livegate.hcl").toString(), "--format", "json");
+    CliRun scan =
+        CliRun.of(
+            "scan",
+            "-q",
+            "--repo",
+            live.toString(),
+            "--base",
+            "HEAD~1",
+            "--accounts",
+            live.resolve("livegate.hcl").toString(),
+            "--format",
+            "json");
 
     assertThat(scan.exitCode()).as(scan.toString()).isZero();
     JsonNode stack = new ObjectMapper().readTree(scan.out());
     List<String> units = new ArrayList<>();
     List<Integer> layers = new ArrayList<>();
-    stack.path("executions").forEach(e -> {
-      units.add(e.path("unit").asText());
-      layers.add(e.path("layer").asInt());
-    });
+    stack
+        .path("executions")
+        .forEach(
+            e -> {
+              units.add(e.path("unit").asText());
+              layers.add(e.path("layer").asInt());
+            });
     assertThat(units).hasSize(10);
-    assertThat(units.subList(0, 5)).allSatisfy(unit -> assertThat(unit).startsWith("shared-services-account/"));
-    assertThat(units.subList(5, 10)).allSatisfy(unit -> assertThat(unit).startsWith("dev-account/"));
+    assertThat(units.subList(0, 5))
+        .allSatisfy(unit -> assertThat(unit).startsWith("shared-services-account/"));
+    assertThat(units.subList(5, 10))
+        .allSatisfy(unit -> assertThat(unit).startsWith("dev-account/"));
     assertThat(layers).containsExactly(0, 1, 1, 2, 3, 4, 5, 5, 6, 7);
   }
 
@@ -46,7 +61,8 @@ class ExampleCliTest {
     CliRun written = CliRun.of("example", "--dir", dir.toString());
 
     assertThat(written.exitCode()).isEqualTo(Livegate.EXIT_FAILURE);
-    assertThat(written.err()).startsWith("livegate: " + dir + " already exists and is not an empty directory");
+    assertThat(written.err())
+        .startsWith("livegate: " + dir + " already exists and is not an empty directory");
     assertThat(Files.readString(dir.resolve("keep.txt"))).isEqualTo("mine");
   }
 }
