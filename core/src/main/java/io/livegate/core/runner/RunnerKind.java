@@ -12,8 +12,8 @@ public enum RunnerKind {
   TERRAGRUNT {
     @Override
     public List<List<String>> planScanCommands(String unitDirectory, Account account) {
-      List<String> plan =
-          new ArrayList<>(
+      return List.of(
+          withRole(
               List.of(
                   "terragrunt",
                   "plan",
@@ -21,12 +21,40 @@ public enum RunnerKind {
                   unitDirectory,
                   "-detailed-exitcode",
                   "-no-color",
-                  "-input=false"));
-      if (account.planRole() != null) {
-        plan.add("--terragrunt-iam-role");
-        plan.add(account.planRole());
-      }
-      return List.of(plan);
+                  "-input=false"),
+              account.planRole()));
+    }
+
+    @Override
+    public List<List<String>> planCommands(
+        String unit, String planRole, List<String> destroyTargets) {
+      List<String> plan =
+          new ArrayList<>(
+              List.of(
+                  "terragrunt",
+                  "plan",
+                  "--terragrunt-working-dir",
+                  unit,
+                  "-out=" + PLAN_FILE,
+                  "-input=false",
+                  "-no-color"));
+      addDestroyTargets(plan, destroyTargets);
+      return List.of(withRole(plan, planRole));
+    }
+
+    @Override
+    public List<List<String>> applyCommands(String unit, String applyRole) {
+      return List.of(
+          withRole(
+              List.of(
+                  "terragrunt",
+                  "apply",
+                  "--terragrunt-working-dir",
+                  unit,
+                  "-input=false",
+                  "-no-color",
+                  PLAN_FILE),
+              applyRole));
     }
   },
   TERRAFORM {
@@ -44,11 +72,63 @@ public enum RunnerKind {
               "-input=false",
               "-lock=false"));
     }
+
+    @Override
+    public List<List<String>> planCommands(
+        String unit, String planRole, List<String> destroyTargets) {
+      String chdir = "-chdir=" + unit;
+      List<String> plan =
+          new ArrayList<>(
+              List.of(
+                  "terraform", chdir, "plan", "-out=" + PLAN_FILE, "-input=false", "-no-color"));
+      addDestroyTargets(plan, destroyTargets);
+      return List.of(List.of("terraform", chdir, "init", "-input=false", "-no-color"), plan);
+    }
+
+    @Override
+    public List<List<String>> applyCommands(String unit, String applyRole) {
+      return List.of(
+          List.of("terraform", "-chdir=" + unit, "apply", "-input=false", "-no-color", PLAN_FILE));
+    }
   };
+
+  /**
+   * Stands for the saved plan file's path in {@link #planCommands} and {@link #applyCommands}; each
+   * runtime replaces it wherever it occurs inside an argument.
+   */
+  public static final String PLAN_FILE = "{plan_file}";
 
   /**
    * The commands that find whether a unit has changes, in order. Each must exit 0; the last one
    * runs with {@code -detailed-exitcode}: 0 means no changes, 2 means changes.
    */
   public abstract List<List<String>> planScanCommands(String unitDirectory, Account account);
+
+  /**
+   * The commands that save a unit's plan to {@link #PLAN_FILE}, run from the repository root.
+   *
+   * @param destroyTargets for a rollback, the full addresses to destroy; empty otherwise
+   */
+  public abstract List<List<String>> planCommands(
+      String unit, String planRole, List<String> destroyTargets);
+
+  /** The commands that apply exactly the saved plan file, run from the repository root. */
+  public abstract List<List<String>> applyCommands(String unit, String applyRole);
+
+  private static List<String> withRole(List<String> command, String role) {
+    if (role == null) {
+      return command;
+    }
+    List<String> withRole = new ArrayList<>(command);
+    withRole.add("--terragrunt-iam-role");
+    withRole.add(role);
+    return withRole;
+  }
+
+  private static void addDestroyTargets(List<String> plan, List<String> destroyTargets) {
+    if (!destroyTargets.isEmpty()) {
+      plan.add("-destroy");
+      destroyTargets.forEach(target -> plan.add("-target=" + target));
+    }
+  }
 }

@@ -1,0 +1,19 @@
+package io.livegate.core.deploy;
+
+import java.time.Instant;
+
+/**
+ * One merged pull request's deployment.
+ *
+ * @param queuePosition the order of merges: lower starts first
+ * @param startedAt {@code null} while queued
+ * @param finishedAt {@code null} while unfinished
+ */
+public record Deployment(
+    long id,
+    MergedPullRequest pullRequest,
+    DeploymentStatus status,
+    long queuePosition,
+    Instant createdAt,
+    Instant startedAt,
+    Instant finishedAt) {}

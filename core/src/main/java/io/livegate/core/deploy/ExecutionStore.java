@@ -1,0 +1,42 @@
+package io.livegate.core.deploy;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** Stores executions. Implemented on the metadb; every method is atomic. */
+public interface ExecutionStore {
+
+  /**
+   * Claims every ready execution of the deployment and marks it running, sorted by unit id. Ready
+   * means (see {@link ReleaseRule}): waiting; every execution it depends on has succeeded; and no
+   * execution of an account it must wait for is unfinished or failed. Two callers racing never
+   * claim the same execution.
+   */
+  List<Execution> claimReady(long deploymentId, Instant now);
+
+  /** Moves an execution from one status to another; false when it was not in {@code from}. */
+  boolean transition(long executionId, ExecutionStatus from, ExecutionStatus to, Instant now);
+
+  /** Records the saved plan of a running execution; false when it is not running. */
+  boolean recordPlan(long executionId, String artifact, String sha256, PlanSummary summary);
+
+  /** Records what a running execution's apply created for new providers; false when not running. */
+  boolean recordNewResources(long executionId, List<String> addresses);
+
+  /**
+   * Aborts those of {@code executionIds} whose status is in {@code from}.
+   *
+   * @return the executions that were aborted by this call, as they were before
+   */
+  List<Execution> abort(Collection<Long> executionIds, Set<ExecutionStatus> from, Instant now);
+
+  Optional<Execution> find(long executionId);
+
+  Optional<Execution> findByName(String name);
+
+  /** The deployment's executions: normal ones by layer and unit, then rollbacks likewise. */
+  List<Execution> list(long deploymentId);
+}

@@ -1,0 +1,157 @@
+package io.livegate.core.deploy;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.runner.RunnerKind;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Records how an execution ended, idempotently, and does what follows: the failure policy, the
+ * rollback, finishing the deployment, and starting the next one.
+ *
+ * <p>A deployment finishes when every execution is final. All succeeded: {@code succeeded}. A
+ * failure: rollback executions are added for every execution that created resources of newly added
+ * providers, and the deployment finishes {@code failed} when they are done, or {@code
+ * rollback_failed} (keeping the lock, for an operator) when one of them fails. Rejections without
+ * failures: {@code rejected}. A rejected rollback is the voters' choice to keep the resources, so
+ * it does not hold the lock.
+ */
+public final class RecordOutcome {
+  private static final Set<ExecutionStatus> OUTCOMES =
+      EnumSet.of(ExecutionStatus.SUCCEEDED, ExecutionStatus.FAILED, ExecutionStatus.REJECTED);
+
+  private final DeploymentStore deployments;
+  private final ExecutionStore executions;
+  private final StartNextDeployment startNext;
+  private final FailurePolicy policy;
+  private final RunnerKind runner;
+  private final Clock clock;
+
+  public RecordOutcome(
+      DeploymentStore deployments,
+      ExecutionStore executions,
+      StartNextDeployment startNext,
+      FailurePolicy policy,
+      RunnerKind runner,
+      Clock clock) {
+    this.deployments = deployments;
+    this.executions = executions;
+    this.startNext = startNext;
+    this.policy = policy;
+    this.runner = runner;
+    this.clock = clock;
+  }
+
+  public OutcomeResult record(long executionId, ExecutionStatus outcome) {
+    if (!OUTCOMES.contains(outcome)) {
+      throw new LivegateException(
+          "an execution ends succeeded, failed or rejected, not " + outcome.id());
+    }
+    Optional<Execution> found = executions.find(executionId);
+    if (found.isEmpty()) {
+      return OutcomeResult.unchanged("there is no execution " + executionId);
+    }
+    Execution execution = found.get();
+    if (!executions.transition(executionId, ExecutionStatus.RUNNING, outcome, clock.instant())) {
+      ExecutionStatus now = executions.find(executionId).orElseThrow().status();
+      return OutcomeResult.unchanged(
+          "execution "
+              + execution.name()
+              + " is already "
+              + now.id()
+              + "; recording it as "
+              + outcome.id()
+              + " changes nothing");
+    }
+    List<Execution> aborted =
+        outcome == ExecutionStatus.SUCCEEDED ? List.of() : abortAfter(execution);
+    List<Execution> toStop =
+        aborted.stream().filter(e -> e.status() == ExecutionStatus.RUNNING).toList();
+    String message =
+        "recorded "
+            + execution.name()
+            + " as "
+            + outcome.id()
+            + (aborted.isEmpty() ? "" : "; aborted " + aborted.size());
+    return settle(execution.deploymentId(), message, aborted, toStop);
+  }
+
+  private List<Execution> abortAfter(Execution failed) {
+    List<Execution> all = executions.list(failed.deploymentId());
+    if (policy == FailurePolicy.ABORT_ALL) {
+      List<Long> phase =
+          all.stream().filter(e -> e.rollback() == failed.rollback()).map(Execution::id).toList();
+      return executions.abort(
+          phase, EnumSet.of(ExecutionStatus.WAITING, ExecutionStatus.RUNNING), clock.instant());
+    }
+    Set<Long> waiting =
+        ReleaseRule.waitingOn(failed, all, deployments.accountWaits(failed.deploymentId()));
+    return executions.abort(waiting, EnumSet.of(ExecutionStatus.WAITING), clock.instant());
+  }
+
+  /** Finishes the deployment, or starts its rollback, once every execution is final. */
+  private OutcomeResult settle(
+      long deploymentId, String message, List<Execution> aborted, List<Execution> toStop) {
+    List<Execution> all = executions.list(deploymentId);
+    Deployment deployment = deployments.find(deploymentId).orElseThrow();
+    OutcomeResult ongoing =
+        new OutcomeResult(
+            true, message, toStop, aborted, 0, Optional.empty(), false, Optional.empty());
+    if (all.stream().anyMatch(e -> !e.status().isTerminal())) {
+      return ongoing;
+    }
+    DeploymentStatus finalStatus;
+    if (deployment.status() == DeploymentStatus.RUNNING) {
+      if (all.stream().anyMatch(e -> e.status() == ExecutionStatus.FAILED)) {
+        List<ExecutionSpec> rollbacks = RollbackPlanner.rollbacks(all, runner);
+        if (!rollbacks.isEmpty()) {
+          boolean started = deployments.startRollback(deploymentId, rollbacks, clock.instant());
+          return new OutcomeResult(
+              true,
+              message + (started ? "; rolling back " + rollbacks.size() : ""),
+              toStop,
+              aborted,
+              started ? rollbacks.size() : 0,
+              Optional.empty(),
+              false,
+              Optional.empty());
+        }
+        finalStatus = DeploymentStatus.FAILED;
+      } else if (all.stream().allMatch(e -> e.status() == ExecutionStatus.SUCCEEDED)) {
+        finalStatus = DeploymentStatus.SUCCEEDED;
+      } else {
+        finalStatus = DeploymentStatus.REJECTED;
+      }
+    } else if (deployment.status() == DeploymentStatus.ROLLING_BACK) {
+      boolean rollbackFailed =
+          all.stream()
+              .filter(Execution::rollback)
+              .anyMatch(
+                  e ->
+                      e.status() == ExecutionStatus.FAILED
+                          || e.status() == ExecutionStatus.ABORTED);
+      finalStatus = rollbackFailed ? DeploymentStatus.ROLLBACK_FAILED : DeploymentStatus.FAILED;
+    } else {
+      return ongoing;
+    }
+    if (!deployments.transition(deploymentId, deployment.status(), finalStatus, clock.instant())) {
+      return ongoing;
+    }
+    Optional<Deployment> next =
+        finalStatus.isFinished()
+            ? startNext.startNext(deployment.pullRequest().repository())
+            : Optional.empty();
+    return new OutcomeResult(
+        true,
+        message + "; deployment " + deploymentId + " " + finalStatus.id(),
+        toStop,
+        aborted,
+        0,
+        Optional.of(finalStatus),
+        finalStatus.isFinished(),
+        next);
+  }
+}

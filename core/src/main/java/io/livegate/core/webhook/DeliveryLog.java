@@ -1,0 +1,13 @@
+package io.livegate.core.webhook;
+
+import java.time.Instant;
+
+/** Remembers the webhook deliveries already handled, so a repeated delivery does nothing. */
+public interface DeliveryLog {
+  /**
+   * Records {@code deliveryId} unless it was recorded before.
+   *
+   * @return true for the first arrival, false for a repeat
+   */
+  boolean firstArrival(String deliveryId, String event, Instant at);
+}

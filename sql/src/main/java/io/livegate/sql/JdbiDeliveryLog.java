@@ -1,0 +1,30 @@
+package io.livegate.sql;
+
+import io.livegate.core.webhook.DeliveryLog;
+import java.sql.Timestamp;
+import java.time.Instant;
+import org.jdbi.v3.core.Jdbi;
+
+/** Webhook deliveries on PostgreSQL: the primary key makes the first arrival win. */
+public final class JdbiDeliveryLog implements DeliveryLog {
+  private final Jdbi jdbi;
+
+  JdbiDeliveryLog(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  @Override
+  public boolean firstArrival(String deliveryId, String event, Instant at) {
+    return jdbi.withHandle(
+            handle ->
+                handle
+                    .createUpdate(
+                        "INSERT INTO webhook_deliveries (delivery_id, event,"
+                            + " received_at) VALUES (:id, :event, :at) ON CONFLICT (delivery_id) DO NOTHING")
+                    .bind("id", deliveryId)
+                    .bind("event", event)
+                    .bind("at", Timestamp.from(at))
+                    .execute())
+        == 1;
+  }
+}

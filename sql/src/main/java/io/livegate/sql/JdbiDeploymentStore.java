@@ -1,0 +1,293 @@
+package io.livegate.sql;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.DeploymentStore;
+import io.livegate.core.deploy.ExecutionNames;
+import io.livegate.core.deploy.ExecutionSpec;
+import io.livegate.core.deploy.MergedPullRequest;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+
+/** Deployments and their queue on PostgreSQL. */
+public final class JdbiDeploymentStore implements DeploymentStore {
+  private static final String COLUMNS =
+      "id, repository, pr_number, base_ref, head_ref, base_commit, merge_commit,"
+          + " status, queue_position, created_at, started_at, finished_at";
+
+  /** The SQLSTATE of a unique violation. */
+  private static final String UNIQUE_VIOLATION = "23505";
+
+  private final Jdbi jdbi;
+
+  JdbiDeploymentStore(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  @Override
+  public Created create(
+      MergedPullRequest pr,
+      List<ExecutionSpec> executions,
+      Map<String, List<String>> accountDependencies,
+      Instant now) {
+    return jdbi.inTransaction(
+        handle -> {
+          Optional<Long> inserted =
+              handle
+                  .createQuery(
+                      "INSERT INTO deployments (repository, pr_number, base_ref, head_ref,"
+                          + " base_commit, merge_commit, status, created_at) VALUES (:repository, :number, :baseRef, :headRef,"
+                          + " :baseCommit, :mergeCommit, 'queued', :now) ON CONFLICT ON CONSTRAINT deployments_one_per_merge"
+                          + " DO NOTHING RETURNING id")
+                  .bind("repository", pr.repository())
+                  .bind("number", pr.number())
+                  .bind("baseRef", pr.baseRef())
+                  .bind("headRef", pr.headRef())
+                  .bind("baseCommit", pr.baseCommit())
+                  .bind("mergeCommit", pr.mergeCommit())
+                  .bind("now", Timestamp.from(now))
+                  .mapTo(Long.class)
+                  .findOne();
+          if (inserted.isEmpty()) {
+            Deployment existing =
+                handle
+                    .createQuery(
+                        "SELECT "
+                            + COLUMNS
+                            + " FROM deployments"
+                            + " WHERE repository = :repository AND merge_commit = :mergeCommit")
+                    .bind("repository", pr.repository())
+                    .bind("mergeCommit", pr.mergeCommit())
+                    .map((rs, ctx) -> deployment(rs))
+                    .one();
+            return new Created(existing, false);
+          }
+          long id = inserted.get();
+          insertExecutions(handle, id, executions, now);
+          PreparedBatch accounts =
+              handle.prepareBatch(
+                  "INSERT INTO account_dependencies (deployment_id, account, depends_on)"
+                      + " VALUES (:deployment, :account, :dependsOn)");
+          accountDependencies.forEach(
+              (account, dependsOn) ->
+                  dependsOn.forEach(
+                      dependency ->
+                          accounts
+                              .bind("deployment", id)
+                              .bind("account", account)
+                              .bind("dependsOn", dependency)
+                              .add()));
+          if (accounts.size() > 0) {
+            accounts.execute();
+          }
+          return new Created(find(handle, id).orElseThrow(), true);
+        });
+  }
+
+  /** Inserts executions and their edges; dependencies name units of the same phase. */
+  static void insertExecutions(
+      Handle handle, long deploymentId, List<ExecutionSpec> executions, Instant now) {
+    PreparedBatch rows =
+        handle.prepareBatch(
+            "INSERT INTO executions (deployment_id, name, unit, account, layer,"
+                + " is_rollback, status, pending_dependencies, plan_commands, apply_commands, voters, min_approvals,"
+                + " min_rejections, plan_role, apply_role, destroy_targets, created_at) VALUES (:deployment, :name, :unit,"
+                + " :account, :layer, :rollback, 'waiting', :pending, CAST(:plan AS jsonb), CAST(:apply AS jsonb), :voters,"
+                + " :minApprovals, :minRejections, :planRole, :applyRole, :destroyTargets, :now)");
+    for (ExecutionSpec spec : executions) {
+      rows.bind("deployment", deploymentId)
+          .bind("name", ExecutionNames.of(deploymentId, spec.unit(), spec.rollback()))
+          .bind("unit", spec.unit())
+          .bind("account", spec.account())
+          .bind("layer", spec.layer())
+          .bind("rollback", spec.rollback())
+          .bind("pending", spec.dependsOn().size())
+          .bind("plan", Json.commands(spec.planCommands()))
+          .bind("apply", Json.commands(spec.applyCommands()))
+          .bind("voters", spec.voters().toArray(String[]::new))
+          .bind("minApprovals", spec.minApprovals())
+          .bind("minRejections", spec.minRejections())
+          .bind("planRole", spec.planRole())
+          .bind("applyRole", spec.applyRole())
+          .bind("destroyTargets", spec.destroyTargets().toArray(String[]::new))
+          .bind("now", Timestamp.from(now))
+          .add();
+    }
+    if (executions.isEmpty()) {
+      return;
+    }
+    rows.execute();
+    boolean rollback = executions.get(0).rollback();
+    Map<String, Long> ids = new HashMap<>();
+    handle
+        .createQuery(
+            "SELECT id, unit FROM executions WHERE deployment_id = :deployment AND is_rollback = :rollback")
+        .bind("deployment", deploymentId)
+        .bind("rollback", rollback)
+        .map((rs, ctx) -> Map.entry(rs.getString("unit"), rs.getLong("id")))
+        .forEach(entry -> ids.put(entry.getKey(), entry.getValue()));
+    PreparedBatch edges =
+        handle.prepareBatch(
+            "INSERT INTO execution_dependencies (execution_id, depends_on) VALUES (:execution, :dependsOn)");
+    for (ExecutionSpec spec : executions) {
+      for (String dependency : spec.dependsOn()) {
+        Long target = ids.get(dependency);
+        if (target == null) {
+          throw new LivegateException(
+              "execution "
+                  + spec.unit()
+                  + " depends on "
+                  + dependency
+                  + ", which is not part of deployment "
+                  + deploymentId);
+        }
+        edges.bind("execution", ids.get(spec.unit())).bind("dependsOn", target).add();
+      }
+    }
+    if (edges.size() > 0) {
+      edges.execute();
+    }
+  }
+
+  @Override
+  public Optional<Deployment> find(long id) {
+    return jdbi.withHandle(handle -> find(handle, id));
+  }
+
+  private static Optional<Deployment> find(Handle handle, long id) {
+    return handle
+        .createQuery("SELECT " + COLUMNS + " FROM deployments WHERE id = :id")
+        .bind("id", id)
+        .map((rs, ctx) -> deployment(rs))
+        .findOne();
+  }
+
+  @Override
+  public Map<String, Set<String>> accountWaits(long id) {
+    Map<String, Set<String>> waits = new TreeMap<>();
+    jdbi.useHandle(
+        handle ->
+            handle
+                .createQuery(
+                    "SELECT account, depends_on FROM account_dependencies WHERE deployment_id = :id")
+                .bind("id", id)
+                .map((rs, ctx) -> Map.entry(rs.getString(1), rs.getString(2)))
+                .forEach(
+                    entry ->
+                        waits
+                            .computeIfAbsent(entry.getKey(), account -> new TreeSet<>())
+                            .add(entry.getValue())));
+    return waits;
+  }
+
+  @Override
+  public List<Deployment> list(String repository) {
+    return jdbi.withHandle(
+        handle ->
+            handle
+                .createQuery(
+                    "SELECT "
+                        + COLUMNS
+                        + " FROM deployments WHERE repository = :repository ORDER BY queue_position")
+                .bind("repository", repository)
+                .map((rs, ctx) -> deployment(rs))
+                .list());
+  }
+
+  @Override
+  public Optional<Deployment> startNext(String repository, Instant now) {
+    try {
+      return jdbi.inTransaction(
+          handle ->
+              handle
+                  .createQuery(
+                      "UPDATE deployments SET status = 'running',"
+                          + " started_at = :now WHERE id = (SELECT id FROM deployments WHERE repository = :repository"
+                          + " AND status = 'queued' AND NOT EXISTS (SELECT 1 FROM deployments held WHERE held.repository ="
+                          + " :repository AND held.status IN ('running', 'rolling_back', 'rollback_failed'))"
+                          + " ORDER BY queue_position LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING "
+                          + COLUMNS)
+                  .bind("repository", repository)
+                  .bind("now", Timestamp.from(now))
+                  .map((rs, ctx) -> deployment(rs))
+                  .findOne());
+    } catch (UnableToExecuteStatementException e) {
+      if (isUniqueViolation(e)) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public boolean transition(long id, DeploymentStatus from, DeploymentStatus to, Instant now) {
+    return jdbi.withHandle(
+            handle ->
+                handle
+                    .createUpdate(
+                        "UPDATE deployments SET status = :to,"
+                            + " finished_at = CASE WHEN :finished THEN :now ELSE finished_at END WHERE id = :id AND status = :from")
+                    .bind("id", id)
+                    .bind("from", from.id())
+                    .bind("to", to.id())
+                    .bind("finished", to.isFinished() || to == DeploymentStatus.ROLLBACK_FAILED)
+                    .bind("now", Timestamp.from(now))
+                    .execute())
+        == 1;
+  }
+
+  @Override
+  public boolean startRollback(long id, List<ExecutionSpec> rollbacks, Instant now) {
+    return jdbi.inTransaction(
+        handle -> {
+          int moved =
+              handle
+                  .createUpdate(
+                      "UPDATE deployments SET status = 'rolling_back' WHERE id = :id"
+                          + " AND status = 'running'")
+                  .bind("id", id)
+                  .execute();
+          if (moved == 1) {
+            insertExecutions(handle, id, rollbacks, now);
+          }
+          return moved == 1;
+        });
+  }
+
+  private static boolean isUniqueViolation(UnableToExecuteStatementException e) {
+    return e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState());
+  }
+
+  private static Deployment deployment(ResultSet rs) throws SQLException {
+    MergedPullRequest pr =
+        new MergedPullRequest(
+            rs.getString("repository"),
+            rs.getInt("pr_number"),
+            rs.getString("base_ref"),
+            rs.getString("head_ref"),
+            rs.getString("base_commit"),
+            rs.getString("merge_commit"));
+    return new Deployment(
+        rs.getLong("id"),
+        pr,
+        DeploymentStatus.fromId(rs.getString("status")),
+        rs.getLong("queue_position"),
+        ExecutionRows.instant(rs.getTimestamp("created_at")),
+        ExecutionRows.instant(rs.getTimestamp("started_at")),
+        ExecutionRows.instant(rs.getTimestamp("finished_at")));
+  }
+}

@@ -1,0 +1,59 @@
+package io.livegate.sql;
+
+import io.livegate.core.LivegateException;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.postgres.PostgresPlugin;
+
+/**
+ * The metadb: migrates the schema and builds the stores. Migrations are idempotent, so every entry
+ * point may call {@link #open} on start.
+ */
+public final class Metadb {
+  private final Jdbi jdbi;
+
+  private Metadb(Jdbi jdbi) {
+    this.jdbi = jdbi;
+  }
+
+  /**
+   * Migrates the schema behind {@code dataSource} to the latest version and opens it.
+   *
+   * @throws LivegateException when the database cannot be reached or migrated (fail closed)
+   */
+  public static Metadb open(DataSource dataSource) {
+    try {
+      Flyway.configure()
+          .dataSource(dataSource)
+          .locations("classpath:db/migration")
+          .load()
+          .migrate();
+    } catch (FlywayException e) {
+      throw new LivegateException("cannot migrate the metadb: " + e.getMessage(), e);
+    }
+    return new Metadb(Jdbi.create(dataSource).installPlugin(new PostgresPlugin()));
+  }
+
+  public JdbiDeploymentStore deployments() {
+    return new JdbiDeploymentStore(jdbi);
+  }
+
+  public JdbiExecutionStore executions() {
+    return new JdbiExecutionStore(jdbi);
+  }
+
+  public JdbiVoteStore votes() {
+    return new JdbiVoteStore(jdbi);
+  }
+
+  public JdbiDeliveryLog deliveries() {
+    return new JdbiDeliveryLog(jdbi);
+  }
+
+  /** For tests and benchmarks that inspect or prepare tables directly. */
+  public Jdbi jdbi() {
+    return jdbi;
+  }
+}

@@ -1,0 +1,60 @@
+package io.livegate.sql.testing;
+
+import io.livegate.sql.Metadb;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+
+/**
+ * A real PostgreSQL (zonky's embedded binaries), started once per test JVM. Each call to {@link
+ * #fresh()} creates an empty database and migrates it, so tests never see each other's rows.
+ */
+public final class EmbeddedMetadb {
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+  private static EmbeddedPostgres postgres;
+
+  private EmbeddedMetadb() {}
+
+  public static synchronized EmbeddedPostgres postgres() {
+    if (postgres == null) {
+      try {
+        postgres = EmbeddedPostgres.builder().start();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot start the embedded PostgreSQL", e);
+      }
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      postgres.close();
+                    } catch (IOException ignored) {
+                      // the JVM is exiting; the data directory is a temp dir either way
+                    }
+                  }));
+    }
+    return postgres;
+  }
+
+  /** A new, migrated, empty metadb. */
+  public static Metadb fresh() {
+    return Metadb.open(freshDataSource());
+  }
+
+  /** A new empty database, not yet migrated. */
+  public static DataSource freshDataSource() {
+    String name = "livegate_test_" + DATABASES.incrementAndGet();
+    try (Connection connection = postgres().getPostgresDatabase().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot create the test database " + name, e);
+    }
+    return postgres().getDatabase("postgres", name);
+  }
+}
