@@ -22,7 +22,8 @@ CREATE TABLE deployments (
     CONSTRAINT deployments_one_per_merge UNIQUE (repository, merge_commit)
 );
 
--- At most one deployment of a repository holds the merge lock; a second start fails on this index.
+-- At most one deployment of a repository holds the merge lock. Starts take turns on an advisory lock
+-- per repository (JdbiDeploymentStore); this index keeps the rule even for a writer that does not.
 CREATE UNIQUE INDEX deployments_one_holding_lock ON deployments (repository)
     WHERE status IN ('running', 'rolling_back', 'rollback_failed');
 CREATE INDEX deployments_queued ON deployments (repository, queue_position) WHERE status = 'queued';
@@ -62,9 +63,13 @@ CREATE TABLE executions (
     CONSTRAINT executions_one_per_unit_and_phase UNIQUE (deployment_id, unit, is_rollback)
 );
 
--- The release query: ready candidates of one deployment, in unit order.
-CREATE INDEX executions_ready ON executions (deployment_id, unit)
+-- The release query: ready candidates of one deployment, in unit order. Units sort bytewise
+-- (COLLATE "C") everywhere, as Java sorts them, whatever the database's default collation.
+CREATE INDEX executions_ready ON executions (deployment_id, unit COLLATE "C")
     WHERE status = 'waiting' AND pending_dependencies = 0;
+-- Whether a deployment has work left, asked on every outcome: it reads one entry, however many
+-- executions have finished.
+CREATE INDEX executions_unfinished ON executions (deployment_id) WHERE status IN ('waiting', 'running');
 -- The account check of the release query and the operator view.
 CREATE INDEX executions_by_account ON executions (deployment_id, is_rollback, account, status);
 

@@ -119,7 +119,7 @@ final class ExecutionRows {
         handle
             .createQuery(
                 "SELECT d.execution_id, d.depends_on, t.unit FROM execution_dependencies d"
-                    + " JOIN executions t ON t.id = d.depends_on WHERE d.execution_id = ANY(:ids) ORDER BY t.unit")
+                    + " JOIN executions t ON t.id = d.depends_on WHERE d.execution_id = ANY(:ids) ORDER BY t.unit COLLATE \"C\"")
             .bind("ids", ids)
             .map((rs, ctx) -> new Edge(rs.getLong(1), rs.getLong(2), rs.getString(3)))
             .list();

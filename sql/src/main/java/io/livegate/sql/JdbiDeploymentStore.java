@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,16 +22,12 @@ import java.util.TreeSet;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /** Deployments and their queue on PostgreSQL. */
 public final class JdbiDeploymentStore implements DeploymentStore {
   private static final String COLUMNS =
       "id, repository, pr_number, base_ref, head_ref, base_commit, merge_commit,"
           + " status, queue_position, created_at, started_at, finished_at";
-
-  /** The SQLSTATE of a unique violation. */
-  private static final String UNIQUE_VIOLATION = "23505";
 
   private final Jdbi jdbi;
 
@@ -46,6 +43,7 @@ public final class JdbiDeploymentStore implements DeploymentStore {
       Instant now) {
     return jdbi.inTransaction(
         handle -> {
+          lockQueue(handle, pr.repository());
           Optional<Long> inserted =
               handle
                   .createQuery(
@@ -108,7 +106,12 @@ public final class JdbiDeploymentStore implements DeploymentStore {
                 + " min_rejections, plan_role, apply_role, destroy_targets, created_at) VALUES (:deployment, :name, :unit,"
                 + " :account, :layer, :rollback, 'waiting', :pending, CAST(:plan AS jsonb), CAST(:apply AS jsonb), :voters,"
                 + " :minApprovals, :minRejections, :planRole, :applyRole, :destroyTargets, :now)");
+    Set<String> units = new HashSet<>();
     for (ExecutionSpec spec : executions) {
+      if (!units.add(spec.unit())) {
+        throw new LivegateException(
+            "unit " + spec.unit() + " is listed twice for deployment " + deploymentId);
+      }
       rows.bind("deployment", deploymentId)
           .bind("name", ExecutionNames.of(deploymentId, spec.unit(), spec.rollback()))
           .bind("unit", spec.unit())
@@ -210,27 +213,37 @@ public final class JdbiDeploymentStore implements DeploymentStore {
 
   @Override
   public Optional<Deployment> startNext(String repository, Instant now) {
-    try {
-      return jdbi.inTransaction(
-          handle ->
-              handle
-                  .createQuery(
-                      "UPDATE deployments SET status = 'running',"
-                          + " started_at = :now WHERE id = (SELECT id FROM deployments WHERE repository = :repository"
-                          + " AND status = 'queued' AND NOT EXISTS (SELECT 1 FROM deployments held WHERE held.repository ="
-                          + " :repository AND held.status IN ('running', 'rolling_back', 'rollback_failed'))"
-                          + " ORDER BY queue_position LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING "
-                          + COLUMNS)
-                  .bind("repository", repository)
-                  .bind("now", Timestamp.from(now))
-                  .map((rs, ctx) -> deployment(rs))
-                  .findOne());
-    } catch (UnableToExecuteStatementException e) {
-      if (isUniqueViolation(e)) {
-        return Optional.empty();
-      }
-      throw e;
-    }
+    return jdbi.inTransaction(
+        handle -> {
+          lockQueue(handle, repository);
+          return handle
+              .createQuery(
+                  "UPDATE deployments SET status = 'running',"
+                      + " started_at = :now WHERE id = (SELECT id FROM deployments WHERE repository = :repository"
+                      + " AND status = 'queued' AND NOT EXISTS (SELECT 1 FROM deployments held WHERE held.repository ="
+                      + " :repository AND held.status IN ('running', 'rolling_back', 'rollback_failed'))"
+                      + " ORDER BY queue_position LIMIT 1) RETURNING "
+                      + COLUMNS)
+              .bind("repository", repository)
+              .bind("now", Timestamp.from(now))
+              .map((rs, ctx) -> deployment(rs))
+              .findOne();
+        });
+  }
+
+  /**
+   * Makes the queue of one repository a critical section until the transaction ends. Creates take
+   * turns, so queue positions are handed out in commit order: otherwise a merge could take its
+   * position, then commit after a later merge had found itself first and started. Starts take
+   * turns, so each one's statements see the queue as the previous start left it: otherwise a start
+   * could pass over the oldest queued deployment while another start is still taking it.
+   */
+  private static void lockQueue(Handle handle, String repository) {
+    handle
+        .createQuery("SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(:repository, 0))")
+        .bind("repository", repository)
+        .mapTo(Integer.class)
+        .one();
   }
 
   @Override
@@ -266,10 +279,6 @@ public final class JdbiDeploymentStore implements DeploymentStore {
           }
           return moved == 1;
         });
-  }
-
-  private static boolean isUniqueViolation(UnableToExecuteStatementException e) {
-    return e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState());
   }
 
   private static Deployment deployment(ResultSet rs) throws SQLException {

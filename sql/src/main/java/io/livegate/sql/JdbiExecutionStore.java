@@ -43,7 +43,7 @@ public final class JdbiExecutionStore implements ExecutionStore {
            WHERE e.deployment_id = :deployment AND e.status = 'waiting' AND e.pending_dependencies = 0
              AND NOT (NOT e.is_rollback AND e.account IN (SELECT account FROM blocked))
              AND NOT (e.is_rollback AND e.account IN (SELECT account FROM blocked_rollback))
-           ORDER BY e.unit
+           ORDER BY e.unit COLLATE "C"
              FOR UPDATE SKIP LOCKED
       )
       UPDATE executions e SET status = 'running', started_at = :now
@@ -74,7 +74,8 @@ public final class JdbiExecutionStore implements ExecutionStore {
           if (claimed.length == 0) {
             return List.of();
           }
-          return ExecutionRows.select(handle, "e.id = ANY(:ids)", "e.unit", Map.of("ids", claimed));
+          return ExecutionRows.select(
+              handle, "e.id = ANY(:ids)", "e.unit COLLATE \"C\"", Map.of("ids", claimed));
         });
   }
 
@@ -96,12 +97,27 @@ public final class JdbiExecutionStore implements ExecutionStore {
                   .bind("now", Timestamp.from(now))
                   .execute();
           if (moved == 1 && to == ExecutionStatus.SUCCEEDED) {
-            handle
-                .createUpdate(
-                    "UPDATE executions SET pending_dependencies = pending_dependencies - 1"
-                        + " WHERE id IN (SELECT execution_id FROM execution_dependencies WHERE depends_on = :id)")
-                .bind("id", executionId)
-                .execute();
+            // Lock the dependents in id order first: two successes that share dependents then
+            // take their row locks in the same order and cannot deadlock.
+            long[] dependents =
+                handle
+                    .createQuery(
+                        "SELECT id FROM executions WHERE id IN (SELECT execution_id FROM"
+                            + " execution_dependencies WHERE depends_on = :id) ORDER BY id FOR UPDATE")
+                    .bind("id", executionId)
+                    .mapTo(Long.class)
+                    .list()
+                    .stream()
+                    .mapToLong(Long::longValue)
+                    .toArray();
+            if (dependents.length > 0) {
+              handle
+                  .createUpdate(
+                      "UPDATE executions SET pending_dependencies = pending_dependencies - 1"
+                          + " WHERE id = ANY(:ids)")
+                  .bind("ids", dependents)
+                  .execute();
+            }
           }
           return moved == 1;
         });
@@ -172,6 +188,19 @@ public final class JdbiExecutionStore implements ExecutionStore {
   }
 
   @Override
+  public boolean anyUnfinished(long deploymentId) {
+    return jdbi.withHandle(
+        handle ->
+            handle
+                .createQuery(
+                    "SELECT EXISTS (SELECT 1 FROM executions WHERE deployment_id = :deployment"
+                        + " AND status IN ('waiting', 'running'))")
+                .bind("deployment", deploymentId)
+                .mapTo(Boolean.class)
+                .one());
+  }
+
+  @Override
   public Optional<Execution> find(long executionId) {
     return jdbi.withHandle(
         handle ->
@@ -194,7 +223,7 @@ public final class JdbiExecutionStore implements ExecutionStore {
             ExecutionRows.select(
                 handle,
                 "e.deployment_id = :deployment",
-                "e.is_rollback, e.layer, e.unit",
+                "e.is_rollback, e.layer, e.unit COLLATE \"C\"",
                 Map.of("deployment", deploymentId)));
   }
 }

@@ -77,13 +77,7 @@ class ReferenceDeploymentTest {
   @Test
   void theLastOutcomeFinishesTheDeploymentAndAsksToReleaseTheLock() {
     long id = deployBothGlobals().deployment().id();
-    List<OutcomeResult> results = new ArrayList<>();
-    List<Execution> released;
-    while (!(released = engine.release.release(id)).isEmpty()) {
-      released.forEach(
-          execution ->
-              results.add(engine.outcomes.record(execution.id(), ExecutionStatus.SUCCEEDED)));
-    }
+    List<OutcomeResult> results = engine.runToEnd(id, execution -> ExecutionStatus.SUCCEEDED);
 
     assertThat(results).hasSize(10);
     assertThat(results.subList(0, 9)).allSatisfy(r -> assertThat(r.releaseLock()).isFalse());

@@ -33,6 +33,12 @@ public interface ExecutionStore {
    */
   List<Execution> abort(Collection<Long> executionIds, Set<ExecutionStatus> from, Instant now);
 
+  /**
+   * Whether an execution of the deployment is still waiting or running. Cheaper than {@link #list}:
+   * every outcome asks it, and only the last one needs the whole list.
+   */
+  boolean anyUnfinished(long deploymentId);
+
   Optional<Execution> find(long executionId);
 
   Optional<Execution> findByName(String name);

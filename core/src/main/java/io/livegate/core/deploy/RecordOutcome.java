@@ -92,14 +92,22 @@ public final class RecordOutcome {
     return executions.abort(waiting, EnumSet.of(ExecutionStatus.WAITING), clock.instant());
   }
 
-  /** Finishes the deployment, or starts its rollback, once every execution is final. */
+  /**
+   * Finishes the deployment, or starts its rollback, once every execution is final. The deployment
+   * is read before its executions: a racing outcome may start the rollback in between, and then the
+   * list shows the new rollbacks unfinished rather than a stale list passing for the rollback's
+   * end.
+   */
   private OutcomeResult settle(
       long deploymentId, String message, List<Execution> aborted, List<Execution> toStop) {
-    List<Execution> all = executions.list(deploymentId);
-    Deployment deployment = deployments.find(deploymentId).orElseThrow();
     OutcomeResult ongoing =
         new OutcomeResult(
             true, message, toStop, aborted, 0, Optional.empty(), false, Optional.empty());
+    if (executions.anyUnfinished(deploymentId)) {
+      return ongoing;
+    }
+    Deployment deployment = deployments.find(deploymentId).orElseThrow();
+    List<Execution> all = executions.list(deploymentId);
     if (all.stream().anyMatch(e -> !e.status().isTerminal())) {
       return ongoing;
     }

@@ -1,5 +1,7 @@
 package io.livegate.sql.testing;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.livegate.sql.Metadb;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -7,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
@@ -16,6 +19,10 @@ import javax.sql.DataSource;
  */
 public final class EmbeddedMetadb {
   private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  /** Enough for the racing tests' threads; PostgreSQL allows 100 by default. */
+  private static final int MAX_CONNECTIONS = 20;
+
   private static EmbeddedPostgres postgres;
 
   private EmbeddedMetadb() {}
@@ -46,7 +53,10 @@ public final class EmbeddedMetadb {
     return Metadb.open(freshDataSource());
   }
 
-  /** A new empty database, not yet migrated. */
+  /**
+   * A new empty database, not yet migrated, behind a connection pool: opening a connection costs
+   * more than most of the statements the stores run.
+   */
   public static DataSource freshDataSource() {
     String name = "livegate_test_" + DATABASES.incrementAndGet();
     try (Connection connection = postgres().getPostgresDatabase().getConnection();
@@ -55,6 +65,13 @@ public final class EmbeddedMetadb {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot create the test database " + name, e);
     }
-    return postgres().getDatabase("postgres", name);
+    HikariConfig pool = new HikariConfig();
+    pool.setDataSource(postgres().getDatabase("postgres", name));
+    pool.setPoolName(name);
+    pool.setMaximumPoolSize(MAX_CONNECTIONS);
+    // Connections of finished tests' databases are closed, not kept for the whole run.
+    pool.setMinimumIdle(0);
+    pool.setIdleTimeout(TimeUnit.SECONDS.toMillis(10));
+    return new HikariDataSource(pool);
   }
 }

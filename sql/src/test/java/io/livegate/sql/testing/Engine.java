@@ -2,7 +2,10 @@ package io.livegate.sql.testing;
 
 import io.livegate.core.deploy.CastVote;
 import io.livegate.core.deploy.CreateDeployment;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.StartNextDeployment;
@@ -12,6 +15,9 @@ import io.livegate.sql.JdbiExecutionStore;
 import io.livegate.sql.JdbiVoteStore;
 import io.livegate.sql.Metadb;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
 
 /** The engine's use cases wired by hand onto one metadb, as each runtime's wiring does. */
 public final class Engine {
@@ -37,6 +43,24 @@ public final class Engine {
     this.outcomes =
         new RecordOutcome(deployments, executions, startNext, policy, RunnerKind.TERRAFORM, clock);
     this.castVote = new CastVote(votes, clock);
+  }
+
+  /**
+   * Releases what is ready and records {@code outcome} for each released execution, wave by wave,
+   * until nothing more is released: a deployment driven to its end.
+   *
+   * @return every outcome's result, in the order recorded
+   */
+  public List<OutcomeResult> runToEnd(
+      long deploymentId, Function<Execution, ExecutionStatus> outcome) {
+    List<OutcomeResult> results = new ArrayList<>();
+    List<Execution> released;
+    while (!(released = release.release(deploymentId)).isEmpty()) {
+      for (Execution execution : released) {
+        results.add(outcomes.record(execution.id(), outcome.apply(execution)));
+      }
+    }
+    return results;
   }
 
   public static Engine fresh() {

@@ -1,0 +1,117 @@
+package io.livegate.sql;
+
+import static io.livegate.sql.testing.SyntheticDeployments.command;
+import static io.livegate.sql.testing.SyntheticDeployments.unit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.livegate.core.account.Accounts;
+import io.livegate.core.deploy.CreateDeploymentCommand;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.OutcomeResult;
+import io.livegate.sql.testing.EmbeddedMetadb;
+import io.livegate.sql.testing.Engine;
+import io.livegate.sql.testing.SyntheticDeployments;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class FailurePolicyTest {
+  private static final Accounts ACCOUNTS = SyntheticDeployments.accounts(1);
+
+  /** Two independent chains: network then app, and dns then mail. */
+  private static final CreateDeploymentCommand TWO_CHAINS =
+      command(
+          1,
+          ACCOUNTS,
+          List.of(
+              unit("account-0/dns", "account-0", 0, List.of()),
+              unit("account-0/network", "account-0", 0, List.of()),
+              unit("account-0/app", "account-0", 1, List.of("account-0/network")),
+              unit("account-0/mail", "account-0", 1, List.of("account-0/dns"))));
+
+  private static Execution byUnit(List<Execution> executions, String unit) {
+    return executions.stream().filter(e -> e.unit().equals(unit)).findFirst().orElseThrow();
+  }
+
+  private static Map<String, ExecutionStatus> statuses(Engine engine, long deploymentId) {
+    return engine.executions.list(deploymentId).stream()
+        .collect(Collectors.toMap(Execution::unit, Execution::status));
+  }
+
+  @Test
+  void abortAllAbortsEveryUnfinishedExecutionAndAsksToStopTheRunningOnes() {
+    Engine engine = new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_ALL);
+    long id = engine.create.create(TWO_CHAINS).deployment().id();
+    List<Execution> released = engine.release.release(id);
+
+    OutcomeResult failed =
+        engine.outcomes.record(byUnit(released, "account-0/network").id(), ExecutionStatus.FAILED);
+
+    assertThat(failed.toStop())
+        .extracting(Execution::unit, Execution::status)
+        .containsExactly(tuple("account-0/dns", ExecutionStatus.RUNNING));
+    assertThat(failed.aborted())
+        .extracting(Execution::unit)
+        .containsExactly("account-0/app", "account-0/dns", "account-0/mail");
+    assertThat(statuses(engine, id))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "account-0/network", ExecutionStatus.FAILED,
+                "account-0/dns", ExecutionStatus.ABORTED,
+                "account-0/app", ExecutionStatus.ABORTED,
+                "account-0/mail", ExecutionStatus.ABORTED));
+    assertThat(failed.finished()).contains(DeploymentStatus.FAILED);
+    assertThat(failed.releaseLock()).isTrue();
+    assertThat(engine.release.release(id)).isEmpty();
+  }
+
+  @Test
+  void abortDependentsKeepsIndependentRunningAndReadyExecutionsGoing() {
+    Engine engine = new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
+    long id = engine.create.create(TWO_CHAINS).deployment().id();
+    List<Execution> released = engine.release.release(id);
+    // dns succeeds, so mail is ready but not yet released when network fails.
+    engine.outcomes.record(byUnit(released, "account-0/dns").id(), ExecutionStatus.SUCCEEDED);
+
+    OutcomeResult failed =
+        engine.outcomes.record(byUnit(released, "account-0/network").id(), ExecutionStatus.FAILED);
+
+    assertThat(failed.toStop()).isEmpty();
+    assertThat(failed.aborted()).extracting(Execution::unit).containsExactly("account-0/app");
+    assertThat(failed.finished()).isEmpty();
+    List<Execution> mail = engine.release.release(id);
+    assertThat(mail).extracting(Execution::unit).containsExactly("account-0/mail");
+    OutcomeResult last = engine.outcomes.record(mail.get(0).id(), ExecutionStatus.SUCCEEDED);
+    assertThat(statuses(engine, id))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "account-0/network", ExecutionStatus.FAILED,
+                "account-0/dns", ExecutionStatus.SUCCEEDED,
+                "account-0/app", ExecutionStatus.ABORTED,
+                "account-0/mail", ExecutionStatus.SUCCEEDED));
+    assertThat(last.finished()).contains(DeploymentStatus.FAILED);
+  }
+
+  @Test
+  void abortDependentsLetsARunningIndependentExecutionFinish() {
+    Engine engine = new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
+    long id = engine.create.create(TWO_CHAINS).deployment().id();
+    List<Execution> released = engine.release.release(id);
+
+    OutcomeResult failed =
+        engine.outcomes.record(byUnit(released, "account-0/network").id(), ExecutionStatus.FAILED);
+    OutcomeResult dns =
+        engine.outcomes.record(byUnit(released, "account-0/dns").id(), ExecutionStatus.SUCCEEDED);
+
+    assertThat(failed.toStop()).isEmpty();
+    assertThat(dns.recorded()).isTrue();
+    assertThat(engine.release.release(id))
+        .extracting(Execution::unit)
+        .containsExactly("account-0/mail");
+  }
+}
