@@ -15,7 +15,14 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Livegate.Version.class,
     description = "Deploys the Terragrunt units a merge touches, in dependency order.",
-    subcommands = {ExampleCli.class, ScanCli.class})
+    subcommands = {
+      DemoCli.class,
+      DeployCli.class,
+      ResumeCli.class,
+      StatusCli.class,
+      ExampleCli.class,
+      ScanCli.class
+    })
 public final class Livegate {
   /** Exit code for a failure livegate explains (bad input, a cycle, a failed plan). */
   public static final int EXIT_FAILURE = 1;

@@ -198,6 +198,16 @@ public final class JdbiDeploymentStore implements DeploymentStore {
   }
 
   @Override
+  public List<Deployment> all() {
+    return jdbi.withHandle(
+        handle ->
+            handle
+                .createQuery("SELECT " + COLUMNS + " FROM deployments ORDER BY queue_position")
+                .map((rs, ctx) -> deployment(rs))
+                .list());
+  }
+
+  @Override
   public List<Deployment> list(String repository) {
     return jdbi.withHandle(
         handle ->

@@ -201,6 +201,59 @@ public final class JdbiExecutionStore implements ExecutionStore {
   }
 
   @Override
+  public boolean enterFlowState(long executionId, String state, String detail, Instant at) {
+    return jdbi.inTransaction(
+        handle -> {
+          int moved =
+              handle
+                  .createUpdate(
+                      "UPDATE executions SET flow_state = :state WHERE id = :id AND status = 'running'")
+                  .bind("id", executionId)
+                  .bind("state", state)
+                  .execute();
+          if (moved == 1) {
+            handle
+                .createUpdate(
+                    "INSERT INTO flow_events (execution_id, state, detail, at) VALUES (:id, :state, :detail, :at)")
+                .bind("id", executionId)
+                .bind("state", state)
+                .bind("detail", detail)
+                .bind("at", Timestamp.from(at))
+                .execute();
+          }
+          return moved == 1;
+        });
+  }
+
+  @Override
+  public Optional<String> flowState(long executionId) {
+    return jdbi.withHandle(
+        handle ->
+            handle
+                .createQuery("SELECT flow_state FROM executions WHERE id = :id")
+                .bind("id", executionId)
+                .mapTo(String.class)
+                .findOne());
+  }
+
+  @Override
+  public List<String> flowEvents(long executionId) {
+    return jdbi.withHandle(
+        handle ->
+            handle
+                .createQuery(
+                    "SELECT state, detail FROM flow_events"
+                        + " WHERE execution_id = :id ORDER BY id")
+                .bind("id", executionId)
+                .map(
+                    (rs, ctx) ->
+                        rs.getString(2) == null
+                            ? rs.getString(1)
+                            : rs.getString(1) + ": " + rs.getString(2))
+                .list());
+  }
+
+  @Override
   public Optional<Execution> find(long executionId) {
     return jdbi.withHandle(
         handle ->

@@ -183,6 +183,11 @@ class ConcurrencyTest {
       }
 
       @Override
+      public List<Deployment> all() {
+        return store.all();
+      }
+
+      @Override
       public List<Deployment> list(String repository) {
         return store.list(repository);
       }

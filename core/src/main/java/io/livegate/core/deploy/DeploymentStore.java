@@ -30,6 +30,9 @@ public interface DeploymentStore {
   /** The deployment's stored account closure: account name to every account it waits for. */
   Map<String, Set<String>> accountWaits(long id);
 
+  /** Every deployment of every repository, in queue order: the operator's overview. */
+  List<Deployment> all();
+
   /** Every deployment of the repository, in queue order. */
   List<Deployment> list(String repository);
 

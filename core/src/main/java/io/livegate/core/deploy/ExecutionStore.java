@@ -39,6 +39,18 @@ public interface ExecutionStore {
    */
   boolean anyUnfinished(long deploymentId);
 
+  /**
+   * Records that a running execution's flow entered {@code state}, with a detail for people, and
+   * logs it as a flow event; false when the execution is not running.
+   */
+  boolean enterFlowState(long executionId, String state, String detail, Instant at);
+
+  /** The flow state a running execution last entered, if any. */
+  Optional<String> flowState(long executionId);
+
+  /** Every flow event of the execution, in order, as "State" or "State: detail". */
+  List<String> flowEvents(long executionId);
+
   Optional<Execution> find(long executionId);
 
   Optional<Execution> findByName(String name);

@@ -11,7 +11,7 @@ import java.util.List;
 public enum RunnerKind {
   TERRAGRUNT {
     @Override
-    public List<List<String>> planScanCommands(String unitDirectory, Account account) {
+    public List<List<String>> planScanCommands(String unitDirectory, String planRole) {
       return List.of(
           withRole(
               List.of(
@@ -22,7 +22,7 @@ public enum RunnerKind {
                   "-detailed-exitcode",
                   "-no-color",
                   "-input=false"),
-              account.planRole()));
+              planRole));
     }
 
     @Override
@@ -56,10 +56,18 @@ public enum RunnerKind {
                   PLAN_FILE),
               applyRole));
     }
+
+    @Override
+    public List<String> showCommand(String unit, String role, List<String> arguments) {
+      List<String> show =
+          new ArrayList<>(List.of("terragrunt", "show", "--terragrunt-working-dir", unit));
+      show.addAll(arguments);
+      return withRole(show, role);
+    }
   },
   TERRAFORM {
     @Override
-    public List<List<String>> planScanCommands(String unitDirectory, Account account) {
+    public List<List<String>> planScanCommands(String unitDirectory, String planRole) {
       String chdir = "-chdir=" + unitDirectory;
       return List.of(
           List.of("terraform", chdir, "init", "-input=false", "-no-color"),
@@ -90,6 +98,13 @@ public enum RunnerKind {
       return List.of(
           List.of("terraform", "-chdir=" + unit, "apply", "-input=false", "-no-color", PLAN_FILE));
     }
+
+    @Override
+    public List<String> showCommand(String unit, String role, List<String> arguments) {
+      List<String> show = new ArrayList<>(List.of("terraform", "-chdir=" + unit, "show"));
+      show.addAll(arguments);
+      return show;
+    }
   };
 
   /**
@@ -102,7 +117,12 @@ public enum RunnerKind {
    * The commands that find whether a unit has changes, in order. Each must exit 0; the last one
    * runs with {@code -detailed-exitcode}: 0 means no changes, 2 means changes.
    */
-  public abstract List<List<String>> planScanCommands(String unitDirectory, Account account);
+  public abstract List<List<String>> planScanCommands(String unitDirectory, String planRole);
+
+  /** {@link #planScanCommands(String, String)} with the account's plan role. */
+  public List<List<String>> planScanCommands(String unitDirectory, Account account) {
+    return planScanCommands(unitDirectory, account.planRole());
+  }
 
   /**
    * The commands that save a unit's plan to {@link #PLAN_FILE}, run from the repository root.
@@ -114,6 +134,11 @@ public enum RunnerKind {
 
   /** The commands that apply exactly the saved plan file, run from the repository root. */
   public abstract List<List<String>> applyCommands(String unit, String applyRole);
+
+  /**
+   * {@code show} for a unit: with a plan file argument it prints the plan, without it the state.
+   */
+  public abstract List<String> showCommand(String unit, String role, List<String> arguments);
 
   private static List<String> withRole(List<String> command, String role) {
     if (role == null) {

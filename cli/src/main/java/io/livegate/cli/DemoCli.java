@@ -1,0 +1,86 @@
+package io.livegate.cli;
+
+import io.livegate.cli.example.ExampleRepo;
+import io.livegate.cli.local.LocalWiring;
+import io.livegate.core.LivegateException;
+import io.livegate.core.ProgressListener;
+import io.livegate.core.account.AccountsFile;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.runner.RunnerKind;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code livegate demo}: the whole flow on the bundled example, with real terraform. */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Writes the bundled example live repository (two accounts, five units each) to a temp directory and"
+          + " deploys its change commit with real terraform: scan, queue, release in order, plan, vote, apply.",
+      "It approves on the voters' behalf after printing each vote link, unless --interactive."
+    })
+final class DemoCli implements Callable<Integer> {
+  @ParentCommand private Livegate livegate;
+  @Spec private CommandSpec spec;
+  @Mixin private LocalOptions local;
+
+  @Option(
+      names = "--interactive",
+      description = "Wait for real votes: open the printed links in a browser.")
+  private boolean interactive;
+
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description = "Where to write the example (default: a new temp directory).")
+  private Path dir;
+
+  @Override
+  public Integer call() throws IOException {
+    LocalRun.requireTool(RunnerKind.TERRAFORM, livegate.environment());
+    PrintWriter out = spec.commandLine().getOut();
+    Path workspace = dir != null ? dir : Files.createTempDirectory("livegate-demo-");
+    Path repository = workspace.resolve("live");
+    ExampleRepo.create(repository);
+    Path state = local.stateDir != null ? local.stateDir : workspace.resolve("state");
+    out.println("example live repository: " + repository);
+    out.println("state directory:         " + state);
+    ProgressListener progress = message -> out.println("livegate: " + message);
+    try (LocalWiring wiring = new LocalWiring(state)) {
+      Path accountsFile = repository.resolve(ExampleRepo.ACCOUNTS_FILE);
+      Deployment deployment =
+          LocalRun.queue(
+              wiring,
+              repository,
+              "HEAD~1",
+              "HEAD",
+              AccountsFile.parse(accountsFile.toString(), Files.readString(accountsFile)),
+              RunnerKind.TERRAFORM,
+              livegate.environment(),
+              local.settings(!interactive).parallelism(),
+              progress);
+      return LocalRun.run(
+          wiring,
+          deployment,
+          RunnerKind.TERRAFORM,
+          local.failurePolicy,
+          local.settings(!interactive),
+          local.port,
+          out,
+          Map.of("TF_IN_AUTOMATION", "1"));
+    } catch (LivegateException e) {
+      throw new LivegateException(
+          e.getMessage() + " (the demo's files are in " + workspace + ")", e);
+    }
+  }
+}

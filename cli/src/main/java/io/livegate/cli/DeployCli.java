@@ -1,0 +1,121 @@
+package io.livegate.cli;
+
+import io.livegate.cli.local.LocalWiring;
+import io.livegate.core.LivegateException;
+import io.livegate.core.ProgressListener;
+import io.livegate.core.account.Accounts;
+import io.livegate.core.account.AccountsFile;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.runner.RunnerKind;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code livegate deploy}: deploys a merge of your own repository on this machine. */
+@Command(
+    name = "deploy",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Deploys the units that base..head changed, and their dependents, in dependency order on this machine:"
+          + " plan, vote through the pages on 127.0.0.1, apply.",
+      "The metadb persists in --state-dir; an interrupted run continues with livegate resume."
+    })
+final class DeployCli implements Callable<Integer> {
+  @ParentCommand private Livegate livegate;
+  @Spec private CommandSpec spec;
+  @Mixin private LocalOptions local;
+
+  @Option(
+      names = "--repo",
+      paramLabel = "DIR",
+      defaultValue = ".",
+      description = "The live repository, with --head checked out (default: ${DEFAULT-VALUE}).")
+  private Path repo;
+
+  @Option(
+      names = "--base",
+      paramLabel = "REV",
+      required = true,
+      description = "The revision before the merge.")
+  private String base;
+
+  @Option(
+      names = "--head",
+      paramLabel = "REV",
+      defaultValue = "HEAD",
+      description = "The merge revision (default: ${DEFAULT-VALUE}).")
+  private String head;
+
+  @Option(
+      names = "--accounts",
+      paramLabel = "FILE",
+      description =
+          "Accounts file (docs/accounts.md); without it the repository is one account. Accounts without voters get operator@localhost.")
+  private Path accountsFile;
+
+  @Option(
+      names = "--runner",
+      paramLabel = "terraform|terragrunt",
+      defaultValue = "terragrunt",
+      description = "What plans and applies each unit (default: ${DEFAULT-VALUE}).")
+  private LocalOptions.Runner runner;
+
+  @Option(
+      names = "--auto-approve",
+      description = "Approve every unit on the voters' behalf after printing its vote links.")
+  private boolean autoApprove;
+
+  @Override
+  public Integer call() {
+    RunnerKind kind = LocalOptions.kind(runner);
+    LocalRun.requireTool(kind, livegate.environment());
+    PrintWriter out = spec.commandLine().getOut();
+    ProgressListener progress =
+        message -> spec.commandLine().getErr().println("livegate: " + message);
+    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      Deployment deployment =
+          LocalRun.queue(
+              wiring,
+              repo,
+              base,
+              head,
+              LocalRun.withLocalVoter(accounts()),
+              kind,
+              livegate.environment(),
+              local.settings(autoApprove).parallelism(),
+              progress);
+      return LocalRun.run(
+          wiring,
+          deployment,
+          kind,
+          local.failurePolicy,
+          local.settings(autoApprove),
+          local.port,
+          out,
+          Map.of("TF_IN_AUTOMATION", "1"));
+    }
+  }
+
+  private Accounts accounts() {
+    if (accountsFile == null) {
+      return Accounts.wholeRepository();
+    }
+    try {
+      return AccountsFile.parse(
+          accountsFile.toString(), Files.readString(accountsFile, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot read the accounts file " + accountsFile + ": " + e.getMessage(), e);
+    }
+  }
+}

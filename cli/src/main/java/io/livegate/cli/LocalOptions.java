@@ -1,0 +1,92 @@
+package io.livegate.cli;
+
+import io.livegate.cli.local.LocalDeployer;
+import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.runner.RunnerKind;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** The options every local-runtime command shares. */
+final class LocalOptions {
+  enum Runner {
+    terraform,
+    terragrunt
+  }
+
+  enum Policy {
+    abort_dependents,
+    abort_all
+  }
+
+  @Option(
+      names = "--state-dir",
+      paramLabel = "DIR",
+      description = "Where the metadb, plans, outbox and vote secret live (default: ~/.livegate).")
+  Path stateDir;
+
+  @Option(
+      names = "--port",
+      paramLabel = "N",
+      defaultValue = "8741",
+      description =
+          "Port of the vote and status pages on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(
+      names = "--parallelism",
+      paramLabel = "N",
+      description = "Units planned or applied at once (default: the number of cores).")
+  Integer parallelism;
+
+  @Option(
+      names = "--skip-empty",
+      description =
+          "A plan with no changes succeeds without a vote or an apply. Without it, every plan is voted on, so that voters see every unit the merge touched.")
+  boolean skipEmpty;
+
+  @Option(
+      names = "--failure-policy",
+      paramLabel = "abort-dependents|abort-all",
+      defaultValue = "abort-dependents",
+      converter = PolicyConverter.class,
+      description = "What a failed or rejected unit aborts (default: ${DEFAULT-VALUE}).")
+  FailurePolicy failurePolicy;
+
+  @Option(
+      names = "--vote-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "PT24H",
+      description =
+          "How long a vote may take before the unit counts as rejected, ISO-8601 (default: ${DEFAULT-VALUE}).")
+  Duration voteTimeout;
+
+  Path stateDirectory() {
+    return stateDir != null ? stateDir : Path.of(System.getProperty("user.home"), ".livegate");
+  }
+
+  LocalDeployer.Settings settings(boolean autoApprove) {
+    return new LocalDeployer.Settings(
+        parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism,
+        autoApprove,
+        skipEmpty,
+        voteTimeout);
+  }
+
+  static RunnerKind kind(Runner runner) {
+    return runner == Runner.terraform ? RunnerKind.TERRAFORM : RunnerKind.TERRAGRUNT;
+  }
+
+  static final class PolicyConverter implements picocli.CommandLine.ITypeConverter<FailurePolicy> {
+    @Override
+    public FailurePolicy convert(String value) {
+      return switch (value) {
+        case "abort-dependents" -> FailurePolicy.ABORT_DEPENDENTS;
+        case "abort-all" -> FailurePolicy.ABORT_ALL;
+        default ->
+            throw new picocli.CommandLine.TypeConversionException(
+                "expected abort-dependents or abort-all, not '" + value + "'");
+      };
+    }
+  }
+}

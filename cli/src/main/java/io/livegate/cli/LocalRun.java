@@ -1,0 +1,179 @@
+package io.livegate.cli;
+
+import io.livegate.cli.local.LocalDeployer;
+import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.SummaryTable;
+import io.livegate.core.LivegateException;
+import io.livegate.core.ProgressListener;
+import io.livegate.core.account.Account;
+import io.livegate.core.account.Accounts;
+import io.livegate.core.deploy.CreateDeployment;
+import io.livegate.core.deploy.CreateDeploymentCommand;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.DeploymentView;
+import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.repo.GitRepo;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.DeployStack;
+import io.livegate.core.scan.GraphScan;
+import io.livegate.core.scan.ScanCommand;
+import java.io.File;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** What deploy, demo and resume share: scanning, queueing and running a deployment locally. */
+final class LocalRun {
+  /** The voter used for accounts that list none, so local runs can still be approved. */
+  static final String LOCAL_OPERATOR = "operator@localhost";
+
+  private LocalRun() {}
+
+  /** Fails with one line when the runner's program is not on PATH. */
+  static void requireTool(RunnerKind runner, Map<String, String> environment) {
+    String program = runner == RunnerKind.TERRAFORM ? "terraform" : "terragrunt";
+    for (String dir : environment.getOrDefault("PATH", "").split(File.pathSeparator)) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+        return;
+      }
+    }
+    throw new LivegateException(
+        program
+            + " is not installed or not on PATH; livegate runs it to plan and apply"
+            + (runner == RunnerKind.TERRAGRUNT ? " (or pass --runner terraform)" : ""));
+  }
+
+  /** Accounts for local runs: those without voters get the local operator. */
+  static Accounts withLocalVoter(Accounts accounts) {
+    List<Account> adjusted = new ArrayList<>();
+    for (Account account : accounts.all()) {
+      adjusted.add(
+          account.voters().isEmpty()
+              ? new Account(
+                  account.name(),
+                  account.path(),
+                  account.dependsOn(),
+                  List.of(LOCAL_OPERATOR),
+                  account.minApprovals(),
+                  account.minRejections(),
+                  account.planRole(),
+                  account.applyRole())
+              : account);
+    }
+    return Accounts.of(adjusted);
+  }
+
+  /** Scans base..head of the checked-out repository and queues the deployment. */
+  static Deployment queue(
+      LocalWiring wiring,
+      Path repository,
+      String base,
+      String head,
+      Accounts accounts,
+      RunnerKind runner,
+      Map<String, String> environment,
+      int parallelism,
+      ProgressListener progress) {
+    Path root;
+    String headSha;
+    String baseSha;
+    try (GitRepo repo = GitRepo.open(repository)) {
+      root = Path.of(repo.root());
+      headSha = repo.resolve(head);
+      baseSha = repo.resolve(base);
+      if (!headSha.equals(repo.head())) {
+        throw new LivegateException(
+            "livegate deploys the checked-out files, so "
+                + root
+                + " must have "
+                + head
+                + " ("
+                + headSha.substring(0, 12)
+                + ") checked out");
+      }
+    }
+    DeployStack stack =
+        new GraphScan(progress)
+            .run(
+                new ScanCommand(
+                    root,
+                    baseSha,
+                    headSha,
+                    accounts,
+                    false,
+                    ScanCommand.DEFAULT_FILE_PATTERN,
+                    environment,
+                    parallelism));
+    MergedPullRequest merge =
+        new MergedPullRequest(root.toString(), 0, base, head, baseSha, headSha);
+    CreateDeployment.Result result =
+        wiring.create.create(new CreateDeploymentCommand(merge, stack, accounts, runner));
+    Deployment deployment = result.deployment();
+    if (!result.created()) {
+      throw new LivegateException(
+          "this merge ("
+              + headSha.substring(0, 12)
+              + ") was queued before as deployment "
+              + deployment.id()
+              + ", now "
+              + deployment.status().id()
+              + (deployment.status().isFinished() ? "" : "; run livegate resume to finish it"));
+    }
+    if (wiring.deployments.find(deployment.id()).orElseThrow().status()
+        == DeploymentStatus.QUEUED) {
+      throw new LivegateException(
+          "deployment "
+              + deployment.id()
+              + " is queued behind an unfinished one;"
+              + " run livegate resume to finish that first");
+    }
+    progress.progress(
+        "deployment "
+            + deployment.id()
+            + ": "
+            + stack.executions().size()
+            + " units in "
+            + stack.layerCount()
+            + " layers");
+    return deployment;
+  }
+
+  /** Runs the deployment to its end, prints the summary, and returns the exit code. */
+  static int run(
+      LocalWiring wiring,
+      Deployment deployment,
+      RunnerKind runner,
+      FailurePolicy policy,
+      LocalDeployer.Settings settings,
+      int port,
+      PrintWriter out,
+      Map<String, String> runnerEnvironment) {
+    wiring.show(deployment.id());
+    LocalDeployer deployer =
+        wiring.deployer(
+            Path.of(deployment.pullRequest().repository()),
+            runner,
+            policy,
+            settings,
+            port,
+            line -> {
+              out.println(line);
+              out.flush();
+            },
+            runnerEnvironment);
+    out.println("status page: " + wiring.server(port).baseUrl() + "/status");
+    out.flush();
+    DeploymentStatus status = deployer.run(deployment.id());
+    out.print(
+        SummaryTable.render(
+            DeploymentView.of(
+                deployment.id(), wiring.deployments, wiring.executions, wiring.votes)));
+    out.flush();
+    return status == DeploymentStatus.SUCCEEDED ? 0 : Livegate.EXIT_FAILURE;
+  }
+}

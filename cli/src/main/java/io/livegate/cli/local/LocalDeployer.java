@@ -1,0 +1,344 @@
+package io.livegate.cli.local;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.CastVote;
+import io.livegate.core.deploy.Decision;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.DeploymentStore;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.ExecutionStore;
+import io.livegate.core.deploy.OutcomeResult;
+import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.deploy.RecordOutcome;
+import io.livegate.core.deploy.ReleaseReadyExecutions;
+import io.livegate.core.deploy.Vote;
+import io.livegate.core.deploy.VoteResult;
+import io.livegate.core.flow.FlowState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+
+/**
+ * The in-process executor of the deploy flow: what Step Functions does on AWS. It releases ready
+ * executions, runs each one's flow (Plan, RequestApproval, Decide, Apply) on a bounded pool, and
+ * records each outcome through the engine until the deployment is over.
+ *
+ * <p>Every step is recorded as the execution's flow state before it starts, so a run killed at any
+ * moment resumes where it was. An apply interrupted mid-way is never applied twice: applying the
+ * saved plan again is refused by terraform once the state has moved on, and then a plan with {@code
+ * -detailed-exitcode} tells whether the interrupted apply finished.
+ */
+public final class LocalDeployer {
+  private static final Duration DECISION_POLL = Duration.ofMillis(200);
+
+  /**
+   * @param voteTimeout how long a vote may take before the execution counts as rejected
+   * @param autoApprove approve on behalf of the voters right after the links are sent
+   * @param skipEmpty a plan with no changes succeeds without a vote or an apply
+   */
+  public record Settings(
+      int parallelism, boolean autoApprove, boolean skipEmpty, Duration voteTimeout) {
+    public Settings {
+      if (parallelism < 1) {
+        throw new LivegateException("--parallelism must be at least 1");
+      }
+    }
+  }
+
+  private final DeploymentStore deployments;
+  private final ExecutionStore executions;
+  private final ReleaseReadyExecutions release;
+  private final RecordOutcome outcomes;
+  private final CastVote castVote;
+  private final LocalTerraRun terraRun;
+  private final Outbox outbox;
+  private final VoteServer server;
+  private final Settings settings;
+  private final Consumer<String> log;
+  private final Clock clock;
+
+  public LocalDeployer(
+      DeploymentStore deployments,
+      ExecutionStore executions,
+      ReleaseReadyExecutions release,
+      RecordOutcome outcomes,
+      CastVote castVote,
+      LocalTerraRun terraRun,
+      Outbox outbox,
+      VoteServer server,
+      Settings settings,
+      Consumer<String> log,
+      Clock clock) {
+    this.deployments = deployments;
+    this.executions = executions;
+    this.release = release;
+    this.outcomes = outcomes;
+    this.castVote = castVote;
+    this.terraRun = terraRun;
+    this.outbox = outbox;
+    this.server = server;
+    this.settings = settings;
+    this.log = log;
+    this.clock = clock;
+  }
+
+  /** Runs (or resumes) the deployment until it is over, and returns its final status. */
+  public DeploymentStatus run(long deploymentId) {
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            settings.parallelism(),
+            runnable -> {
+              Thread thread = new Thread(runnable, "livegate-flow");
+              thread.setDaemon(true);
+              return thread;
+            });
+    CompletionService<Finished> completions = new ExecutorCompletionService<>(pool);
+    Set<Long> inFlight = new HashSet<>();
+    try {
+      for (Execution interrupted : executions.list(deploymentId)) {
+        if (interrupted.status() == ExecutionStatus.RUNNING) {
+          log(interrupted, "resuming after an interruption");
+          inFlight.add(interrupted.id());
+          completions.submit(() -> flow(interrupted, true));
+        }
+      }
+      while (true) {
+        for (Execution released : release.release(deploymentId)) {
+          log(released, "released");
+          inFlight.add(released.id());
+          completions.submit(() -> flow(released, false));
+        }
+        if (inFlight.isEmpty()) {
+          Deployment deployment = deployments.find(deploymentId).orElseThrow();
+          if (deployment.status().isFinished()
+              || deployment.status() == DeploymentStatus.ROLLBACK_FAILED) {
+            return deployment.status();
+          }
+          throw new LivegateException(
+              "deployment "
+                  + deploymentId
+                  + " is "
+                  + deployment.status().id()
+                  + " but nothing is running or ready; see livegate status");
+        }
+        Finished finished = completions.take().get();
+        inFlight.remove(finished.execution().id());
+        if (finished.outcome() != null) {
+          OutcomeResult result = outcomes.record(finished.execution().id(), finished.outcome());
+          log(finished.execution(), result.message());
+          result
+              .toStop()
+              .forEach(stopped -> log(stopped, "aborted; its flow stops at its next step"));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LivegateException(
+          "interrupted; run livegate resume to finish deployment " + deploymentId, e);
+    } catch (ExecutionException e) {
+      throw new LivegateException("a deploy flow crashed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** A flow's end: the outcome to record, or null when the execution was aborted meanwhile. */
+  private record Finished(Execution execution, ExecutionStatus outcome) {}
+
+  private Finished flow(Execution execution, boolean resuming) {
+    String resumedAt =
+        resuming ? executions.flowState(execution.id()).orElse(FlowState.PLAN.stateName()) : null;
+    FlowState state = resumedAt == null ? FlowState.PLAN : stateNamed(resumedAt);
+    try {
+      while (!state.isFinal()) {
+        Optional<FlowState> next =
+            step(execution, state, resuming && state.stateName().equals(resumedAt));
+        if (next.isEmpty()) {
+          return new Finished(execution, null);
+        }
+        state = next.get();
+      }
+      return new Finished(
+          execution,
+          switch (state) {
+            case SUCCEEDED -> ExecutionStatus.SUCCEEDED;
+            case REJECTED -> ExecutionStatus.REJECTED;
+            default -> ExecutionStatus.FAILED;
+          });
+    } catch (RuntimeException e) {
+      enter(execution, FlowState.FAILED, "livegate error: " + e.getMessage());
+      return new Finished(execution, ExecutionStatus.FAILED);
+    }
+  }
+
+  /** Runs one state and says which comes next; empty when the execution is no longer running. */
+  private Optional<FlowState> step(Execution execution, FlowState state, boolean interruptedHere) {
+    if (!enter(execution, state, interruptedHere ? "resumed" : null)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        switch (state) {
+          case PLAN -> plan(execution);
+          case REQUEST_APPROVAL -> requestApproval(execution);
+          case DECIDE -> decide(execution);
+          case APPLY -> apply(execution, interruptedHere);
+          default -> throw new IllegalStateException("no step for " + state);
+        });
+  }
+
+  private FlowState plan(Execution execution) {
+    LocalTerraRun.Step<LocalTerraRun.Plan> planned = terraRun.plan(execution);
+    if (planned.error() != null) {
+      return fail(execution, planned.error());
+    }
+    LocalTerraRun.Plan plan = planned.value();
+    try {
+      Files.writeString(plan.file().resolveSibling(execution.name() + ".txt"), plan.text());
+    } catch (IOException e) {
+      throw new LivegateException("cannot save the plan text: " + e.getMessage(), e);
+    }
+    executions.recordPlan(execution.id(), plan.file().toString(), plan.sha256(), plan.summary());
+    PlanSummary summary = plan.summary();
+    log(
+        execution,
+        "planned: +"
+            + summary.add()
+            + " ~"
+            + summary.change()
+            + " -"
+            + summary.destroy()
+            + (summary.newProviders().isEmpty()
+                ? ""
+                : ", new providers " + String.join(", ", summary.newProviders())));
+    if (settings.skipEmpty() && !summary.hasChanges()) {
+      enter(execution, FlowState.SUCCEEDED, "no changes; skipped vote and apply (--skip-empty)");
+      return FlowState.SUCCEEDED;
+    }
+    return FlowState.REQUEST_APPROVAL;
+  }
+
+  private FlowState requestApproval(Execution execution) {
+    Execution planned = executions.find(execution.id()).orElseThrow();
+    Instant expires = clock.instant().plus(settings.voteTimeout());
+    for (String voter : planned.spec().voters()) {
+      String approve = server.link(planned.id(), voter, Vote.Choice.APPROVE, expires);
+      String reject = server.link(planned.id(), voter, Vote.Choice.REJECT, expires);
+      outbox.voteRequest(planned, voter, planned.planSummary(), approve, reject);
+      log(planned, "vote link for " + voter + ": approve " + approve);
+    }
+    if (settings.autoApprove()) {
+      for (String voter : planned.spec().voters()) {
+        VoteResult result = castVote.cast(planned.id(), voter, Vote.Choice.APPROVE);
+        if (!(result instanceof VoteResult.Recorded recorded) || recorded.decided()) {
+          break;
+        }
+      }
+      log(planned, "auto-approved");
+    }
+    return FlowState.DECIDE;
+  }
+
+  private FlowState decide(Execution execution) {
+    Instant deadline = clock.instant().plus(settings.voteTimeout());
+    while (true) {
+      Execution current = executions.find(execution.id()).orElseThrow();
+      if (current.status() != ExecutionStatus.RUNNING) {
+        return FlowState.REJECTED;
+      }
+      if (current.decision() != null) {
+        boolean approved = Decision.fromId(current.decision()) == Decision.APPROVED;
+        log(execution, approved ? "approved" : "rejected by vote");
+        if (!approved) {
+          enter(execution, FlowState.REJECTED, "rejected by vote");
+        }
+        return approved ? FlowState.APPLY : FlowState.REJECTED;
+      }
+      if (clock.instant().isAfter(deadline)) {
+        enter(execution, FlowState.REJECTED, "no decision within " + settings.voteTimeout());
+        return FlowState.REJECTED;
+      }
+      try {
+        Thread.sleep(DECISION_POLL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LivegateException("interrupted while waiting for votes", e);
+      }
+    }
+  }
+
+  private FlowState apply(Execution execution, boolean interruptedHere) {
+    Execution approved = executions.find(execution.id()).orElseThrow();
+    Set<String> newProviders = Set.copyOf(approved.planSummary().newProviders());
+    LocalTerraRun.Step<List<String>> applied = terraRun.apply(approved, newProviders);
+    if (applied.error() != null && interruptedHere) {
+      LocalTerraRun.Step<Boolean> upToDate = terraRun.upToDate(approved);
+      if (Boolean.TRUE.equals(upToDate.value())) {
+        executions.recordNewResources(
+            execution.id(), terraRun.newResources(approved, newProviders));
+        enter(
+            execution,
+            FlowState.SUCCEEDED,
+            "the interrupted apply had finished; not applied again");
+        return FlowState.SUCCEEDED;
+      }
+      return fail(
+          execution,
+          "the apply was interrupted and the unit is not at its planned state: " + applied.error());
+    }
+    if (applied.error() != null) {
+      return fail(execution, applied.error());
+    }
+    executions.recordNewResources(execution.id(), applied.value());
+    enter(
+        execution,
+        FlowState.SUCCEEDED,
+        "applied"
+            + (applied.value().isEmpty()
+                ? ""
+                : "; new resources " + String.join(", ", applied.value())));
+    log(execution, "applied");
+    return FlowState.SUCCEEDED;
+  }
+
+  private FlowState fail(Execution execution, String error) {
+    log(execution, "failed: " + error);
+    enter(execution, FlowState.FAILED, error);
+    return FlowState.FAILED;
+  }
+
+  private boolean enter(Execution execution, FlowState state, String detail) {
+    boolean entered =
+        executions.enterFlowState(execution.id(), state.stateName(), detail, clock.instant());
+    if (entered && !state.isFinal()) {
+      log(execution, state.stateName());
+    }
+    return entered;
+  }
+
+  private static FlowState stateNamed(String name) {
+    for (FlowState state : FlowState.values()) {
+      if (state.stateName().equals(name)) {
+        return state;
+      }
+    }
+    throw new LivegateException("unknown flow state '" + name + "' in the metadb");
+  }
+
+  private void log(Execution execution, String message) {
+    log.accept("[" + execution.unit() + (execution.rollback() ? " rollback" : "") + "] " + message);
+  }
+}

@@ -1,0 +1,170 @@
+package io.livegate.cli.local;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.flow.PlanJson;
+import io.livegate.core.runner.Command;
+import io.livegate.core.runner.CommandResult;
+import io.livegate.core.runner.CommandRunner;
+import io.livegate.core.runner.RunnerKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Plans and applies one execution with local processes: what the terra-run task does on AWS. The
+ * plan is saved under the state directory with its SHA-256; apply checks the hash and applies
+ * exactly that file.
+ */
+public final class LocalTerraRun {
+  private static final Duration TIMEOUT = Duration.ofHours(2);
+  private static final int TAIL_LINES = 30;
+
+  /** A saved plan. */
+  public record Plan(Path file, String sha256, PlanSummary summary, String text) {}
+
+  /** How a step ended: {@code error} is null on success. */
+  public record Step<T>(T value, String error) {
+    static <T> Step<T> failed(String error) {
+      return new Step<>(null, error);
+    }
+  }
+
+  private final CommandRunner runner;
+  private final RunnerKind kind;
+  private final Path repositoryRoot;
+  private final Path plans;
+  private final Map<String, String> environment;
+
+  public LocalTerraRun(
+      CommandRunner runner,
+      RunnerKind kind,
+      Path repositoryRoot,
+      Path plans,
+      Map<String, String> environment) {
+    this.runner = runner;
+    this.kind = kind;
+    this.repositoryRoot = repositoryRoot;
+    this.plans = plans;
+    this.environment = Map.copyOf(environment);
+  }
+
+  public Path planFile(Execution execution) {
+    return plans.resolve(execution.name() + ".tfplan");
+  }
+
+  public Step<Plan> plan(Execution execution) {
+    Path planFile = planFile(execution);
+    for (List<String> command : execution.spec().planCommands()) {
+      CommandResult result = run(withPlanFile(command, planFile));
+      if (result.exitCode() != 0) {
+        return Step.failed(failure("plan", result));
+      }
+    }
+    CommandResult json = run(show(execution, "-json", planFile.toString()));
+    CommandResult text = run(show(execution, "-no-color", planFile.toString()));
+    if (json.exitCode() != 0 || text.exitCode() != 0) {
+      return Step.failed(failure("show", json.exitCode() != 0 ? json : text));
+    }
+    return new Step<>(
+        new Plan(planFile, sha256(planFile), PlanJson.summary(json.output()), text.output()), null);
+  }
+
+  /**
+   * Applies the saved plan if its hash is the one recorded at plan time.
+   *
+   * @return the full addresses of the resources of {@code newProviders} in the state afterwards
+   */
+  public Step<List<String>> apply(Execution execution, Set<String> newProviders) {
+    Path planFile = planFile(execution);
+    if (!Files.isRegularFile(planFile) || !sha256(planFile).equals(execution.planSha256())) {
+      return Step.failed(
+          "the saved plan "
+              + planFile
+              + " is missing or differs from the approved one"
+              + " (SHA-256 "
+              + execution.planSha256()
+              + "); nothing was applied");
+    }
+    for (List<String> command : execution.spec().applyCommands()) {
+      CommandResult result = run(withPlanFile(command, planFile));
+      if (result.exitCode() != 0) {
+        return Step.failed(failure("apply", result));
+      }
+    }
+    return new Step<>(newResources(execution, newProviders), null);
+  }
+
+  /** The state's resources of {@code providers}, by full address. */
+  public List<String> newResources(Execution execution, Set<String> providers) {
+    if (providers.isEmpty()) {
+      return List.of();
+    }
+    CommandResult state = run(show(execution, "-json"));
+    if (state.exitCode() != 0) {
+      throw new LivegateException(
+          "cannot read the state of " + execution.unit() + ": " + state.tail(TAIL_LINES));
+    }
+    return PlanJson.resourcesOf(state.output(), providers);
+  }
+
+  /**
+   * Whether the unit's state matches its config, by a plan with {@code -detailed-exitcode}: how a
+   * resumed run learns whether an interrupted apply finished.
+   */
+  public Step<Boolean> upToDate(Execution execution) {
+    CommandResult result = null;
+    for (List<String> command :
+        kind.planScanCommands(execution.unit(), execution.spec().planRole())) {
+      result = run(command);
+      if (result.exitCode() != 0) {
+        break;
+      }
+    }
+    if (result.exitCode() == 0 || result.exitCode() == 2) {
+      return new Step<>(result.exitCode() == 0, null);
+    }
+    return Step.failed(failure("plan", result));
+  }
+
+  private List<String> show(Execution execution, String... arguments) {
+    return kind.showCommand(execution.unit(), execution.spec().planRole(), List.of(arguments));
+  }
+
+  private CommandResult run(List<String> argv) {
+    return runner.run(new Command(argv, repositoryRoot, environment, TIMEOUT));
+  }
+
+  private static List<String> withPlanFile(List<String> command, Path planFile) {
+    return command.stream()
+        .map(argument -> argument.replace(RunnerKind.PLAN_FILE, planFile.toString()))
+        .toList();
+  }
+
+  private static String failure(String step, CommandResult result) {
+    return step
+        + (result.timedOut() ? " timed out" : " exited with " + result.exitCode())
+        + (result.output().isBlank() ? "" : ":\n" + result.tail(TAIL_LINES));
+  }
+
+  static String sha256(Path file) {
+    try (InputStream in =
+        new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
+      DigestInputStream digest = (DigestInputStream) in;
+      digest.transferTo(java.io.OutputStream.nullOutputStream());
+      return HexFormat.of().formatHex(digest.getMessageDigest().digest());
+    } catch (IOException | NoSuchAlgorithmException e) {
+      throw new LivegateException("cannot hash " + file + ": " + e.getMessage(), e);
+    }
+  }
+}

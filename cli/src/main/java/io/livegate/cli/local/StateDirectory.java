@@ -1,0 +1,69 @@
+package io.livegate.cli.local;
+
+import io.livegate.core.LivegateException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+
+/**
+ * The local runtime's state directory: the metadb's data, saved plans, the mail outbox and the
+ * vote-link secret. It persists, so a second run sees the history and a killed run can resume.
+ */
+public final class StateDirectory {
+  private final Path root;
+
+  private StateDirectory(Path root) {
+    this.root = root;
+  }
+
+  public static StateDirectory at(Path root) {
+    try {
+      Path absolute = root.toAbsolutePath().normalize();
+      Files.createDirectories(absolute);
+      for (String dir : new String[] {"metadb", "plans", "outbox"}) {
+        Files.createDirectories(absolute.resolve(dir));
+      }
+      return new StateDirectory(absolute);
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot use " + root + " as the state directory: " + e.getMessage(), e);
+    }
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public Path metadb() {
+    return root.resolve("metadb");
+  }
+
+  public Path plans() {
+    return root.resolve("plans");
+  }
+
+  public Path outbox() {
+    return root.resolve("outbox");
+  }
+
+  /** The vote-link signing key, made on first use and readable by its owner only. */
+  public byte[] voteSecret() {
+    Path file = root.resolve("vote-secret");
+    try {
+      if (!Files.exists(file)) {
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        Path temporary = Files.createTempFile(root, "vote-secret", ".tmp");
+        Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
+        Files.write(temporary, secret);
+        Files.move(temporary, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      }
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot read or create the vote secret in " + root + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.livegate.cli.local;
+
+import io.livegate.core.deploy.DeploymentView;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.PlanSummary;
+import java.time.Duration;
+
+/** The table a deployment ends with: unit, status, duration, resources added/changed/destroyed. */
+public final class SummaryTable {
+  private SummaryTable() {}
+
+  public static String render(DeploymentView view) {
+    int width =
+        Math.max(
+            4,
+            view.executions().stream()
+                .mapToInt(e -> e.unit().length() + (e.rollback() ? 11 : 0))
+                .max()
+                .orElse(4));
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            "%-" + width + "s  %-9s  %9s  %5s  %6s  %7s%n",
+            "unit",
+            "status",
+            "duration",
+            "add",
+            "change",
+            "destroy"));
+    for (Execution execution : view.executions()) {
+      PlanSummary plan = execution.planSummary();
+      out.append(
+          String.format(
+              "%-" + width + "s  %-9s  %9s  %5s  %6s  %7s%n",
+              execution.unit() + (execution.rollback() ? " (rollback)" : ""),
+              execution.status().id(),
+              duration(execution),
+              plan == null ? "-" : plan.add(),
+              plan == null ? "-" : plan.change(),
+              plan == null ? "-" : plan.destroy()));
+    }
+    out.append("deployment ")
+        .append(view.deployment().id())
+        .append(": ")
+        .append(view.deployment().status().id())
+        .append('\n');
+    return out.toString();
+  }
+
+  private static String duration(Execution execution) {
+    if (execution.startedAt() == null || execution.finishedAt() == null) {
+      return "-";
+    }
+    Duration took = Duration.between(execution.startedAt(), execution.finishedAt());
+    return String.format("%d.%01ds", took.toSeconds(), took.toMillisPart() / 100);
+  }
+}
