@@ -47,7 +47,7 @@ public final class Livegate {
   }
 
   /** Runs the command line with the given environment and streams; returns the exit code. */
-  static int execute(
+  public static int execute(
       Map<String, String> environment, PrintWriter out, PrintWriter err, String... args) {
     CommandLine commandLine = new CommandLine(new Livegate(environment));
     commandLine.setOut(out);

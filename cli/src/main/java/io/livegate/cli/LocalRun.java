@@ -97,6 +97,12 @@ final class LocalRun {
                 + ") checked out");
       }
     }
+    // A merge deploys once: say so before spending a scan on it.
+    for (Deployment earlier : wiring.deployments.list(root.toString())) {
+      if (earlier.pullRequest().mergeCommit().equals(headSha)) {
+        throw queuedBefore(earlier);
+      }
+    }
     DeployStack stack =
         new GraphScan(progress)
             .run(
@@ -115,14 +121,7 @@ final class LocalRun {
         wiring.create.create(new CreateDeploymentCommand(merge, stack, accounts, runner));
     Deployment deployment = result.deployment();
     if (!result.created()) {
-      throw new LivegateException(
-          "this merge ("
-              + headSha.substring(0, 12)
-              + ") was queued before as deployment "
-              + deployment.id()
-              + ", now "
-              + deployment.status().id()
-              + (deployment.status().isFinished() ? "" : "; run livegate resume to finish it"));
+      throw queuedBefore(deployment);
     }
     if (wiring.deployments.find(deployment.id()).orElseThrow().status()
         == DeploymentStatus.QUEUED) {
@@ -141,6 +140,17 @@ final class LocalRun {
             + stack.layerCount()
             + " layers");
     return deployment;
+  }
+
+  private static LivegateException queuedBefore(Deployment deployment) {
+    return new LivegateException(
+        "this merge ("
+            + deployment.pullRequest().mergeCommit().substring(0, 12)
+            + ") was queued before as deployment "
+            + deployment.id()
+            + ", now "
+            + deployment.status().id()
+            + (deployment.status().isFinished() ? "" : "; run livegate resume to finish it"));
   }
 
   /** Runs the deployment to its end, prints the summary, and returns the exit code. */

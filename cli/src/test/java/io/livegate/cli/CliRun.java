@@ -7,16 +7,26 @@ import java.util.List;
 import java.util.Map;
 
 /** One run of {@code livegate} through {@link Livegate#execute}, with what it printed. */
-record CliRun(int exitCode, String out, String err) {
-  static CliRun of(String... args) {
+public record CliRun(int exitCode, String out, String err) {
+  /** Runs with an empty environment: nothing on PATH, no variables for HCL to read. */
+  public static CliRun of(String... args) {
+    return inEnvironment(Map.of(), args);
+  }
+
+  /** Runs with this JVM's environment, so that terraform is found on PATH. */
+  public static CliRun withPath(String... args) {
+    return inEnvironment(System.getenv(), args);
+  }
+
+  private static CliRun inEnvironment(Map<String, String> environment, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int exitCode =
-        Livegate.execute(Map.of(), new PrintWriter(out, true), new PrintWriter(err, true), args);
+        Livegate.execute(environment, new PrintWriter(out, true), new PrintWriter(err, true), args);
     return new CliRun(exitCode, out.toString(), err.toString());
   }
 
-  List<String> errLines() {
+  public List<String> errLines() {
     return err.isEmpty() ? List.of() : Arrays.asList(err.split("\n"));
   }
 

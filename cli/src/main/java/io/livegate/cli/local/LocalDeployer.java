@@ -39,8 +39,9 @@ import java.util.function.Consumer;
  *
  * <p>Every step is recorded as the execution's flow state before it starts, so a run killed at any
  * moment resumes where it was. An apply interrupted mid-way is never applied twice: applying the
- * saved plan again is refused by terraform once the state has moved on, and then a plan with {@code
- * -detailed-exitcode} tells whether the interrupted apply finished.
+ * saved plan again is refused by terraform once the state has moved on, and then {@link
+ * LocalTerraRun#upToDate} tells whether the interrupted apply finished. A flow resumed while it
+ * waits for votes mails new links, because the old ones point at the server of the run that died.
  */
 public final class LocalDeployer {
   private static final Duration DECISION_POLL = Duration.ofMillis(200);
@@ -180,7 +181,7 @@ public final class LocalDeployer {
             default -> ExecutionStatus.FAILED;
           });
     } catch (RuntimeException e) {
-      enter(execution, FlowState.FAILED, "livegate error: " + e.getMessage());
+      fail(execution, "livegate error: " + e.getMessage());
       return new Finished(execution, ExecutionStatus.FAILED);
     }
   }
@@ -194,7 +195,7 @@ public final class LocalDeployer {
         switch (state) {
           case PLAN -> plan(execution);
           case REQUEST_APPROVAL -> requestApproval(execution);
-          case DECIDE -> decide(execution);
+          case DECIDE -> decide(execution, interruptedHere);
           case APPLY -> apply(execution, interruptedHere);
           default -> throw new IllegalStateException("no step for " + state);
         });
@@ -232,7 +233,12 @@ public final class LocalDeployer {
   }
 
   private FlowState requestApproval(Execution execution) {
-    Execution planned = executions.find(execution.id()).orElseThrow();
+    requestVotes(executions.find(execution.id()).orElseThrow());
+    return FlowState.DECIDE;
+  }
+
+  /** Mails each voter their links and, with --auto-approve, approves on their behalf. */
+  private void requestVotes(Execution planned) {
     Instant expires = clock.instant().plus(settings.voteTimeout());
     for (String voter : planned.spec().voters()) {
       String approve = server.link(planned.id(), voter, Vote.Choice.APPROVE, expires);
@@ -249,10 +255,15 @@ public final class LocalDeployer {
       }
       log(planned, "auto-approved");
     }
-    return FlowState.DECIDE;
   }
 
-  private FlowState decide(Execution execution) {
+  private FlowState decide(Execution execution, boolean interruptedHere) {
+    Execution waiting = executions.find(execution.id()).orElseThrow();
+    if (interruptedHere && waiting.decision() == null) {
+      // The links mailed before the interruption point at the server of the run that died (with
+      // --port 0, a port nobody listens on now), and that run's --auto-approve is not this one's.
+      requestVotes(waiting);
+    }
     Instant deadline = clock.instant().plus(settings.voteTimeout());
     while (true) {
       Execution current = executions.find(execution.id()).orElseThrow();
@@ -284,34 +295,32 @@ public final class LocalDeployer {
     Execution approved = executions.find(execution.id()).orElseThrow();
     Set<String> newProviders = Set.copyOf(approved.planSummary().newProviders());
     LocalTerraRun.Step<List<String>> applied = terraRun.apply(approved, newProviders);
-    if (applied.error() != null && interruptedHere) {
-      LocalTerraRun.Step<Boolean> upToDate = terraRun.upToDate(approved);
-      if (Boolean.TRUE.equals(upToDate.value())) {
-        executions.recordNewResources(
-            execution.id(), terraRun.newResources(approved, newProviders));
-        enter(
-            execution,
-            FlowState.SUCCEEDED,
-            "the interrupted apply had finished; not applied again");
-        return FlowState.SUCCEEDED;
-      }
-      return fail(
+    if (applied.error() == null) {
+      executions.recordNewResources(execution.id(), applied.value());
+      enter(
           execution,
-          "the apply was interrupted and the unit is not at its planned state: " + applied.error());
+          FlowState.SUCCEEDED,
+          "applied"
+              + (applied.value().isEmpty()
+                  ? ""
+                  : "; new resources " + String.join(", ", applied.value())));
+      log(execution, "applied");
+      return FlowState.SUCCEEDED;
     }
-    if (applied.error() != null) {
+    // Whatever the apply created before it stopped is in the state: recording it lets the rollback
+    // destroy it, and lets a resumed run that finds the interrupted apply finished succeed.
+    executions.recordNewResources(execution.id(), terraRun.newResources(approved, newProviders));
+    if (!interruptedHere) {
       return fail(execution, applied.error());
     }
-    executions.recordNewResources(execution.id(), applied.value());
-    enter(
+    if (Boolean.TRUE.equals(terraRun.upToDate(approved).value())) {
+      enter(
+          execution, FlowState.SUCCEEDED, "the interrupted apply had finished; not applied again");
+      return FlowState.SUCCEEDED;
+    }
+    return fail(
         execution,
-        FlowState.SUCCEEDED,
-        "applied"
-            + (applied.value().isEmpty()
-                ? ""
-                : "; new resources " + String.join(", ", applied.value())));
-    log(execution, "applied");
-    return FlowState.SUCCEEDED;
+        "the apply was interrupted and the unit is not at its planned state: " + applied.error());
   }
 
   private FlowState fail(Execution execution, String error) {

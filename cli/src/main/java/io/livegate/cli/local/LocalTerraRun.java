@@ -16,6 +16,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +78,7 @@ public final class LocalTerraRun {
       return Step.failed(failure("show", json.exitCode() != 0 ? json : text));
     }
     return new Step<>(
-        new Plan(planFile, sha256(planFile), PlanJson.summary(json.output()), text.output()), null);
+        new Plan(planFile, sha256(planFile), PlanJson.summary(json.stdout()), text.stdout()), null);
   }
 
   /**
@@ -115,14 +116,26 @@ public final class LocalTerraRun {
       throw new LivegateException(
           "cannot read the state of " + execution.unit() + ": " + state.tail(TAIL_LINES));
     }
-    return PlanJson.resourcesOf(state.output(), providers);
+    return PlanJson.resourcesOf(state.stdout(), providers);
   }
 
   /**
-   * Whether the unit's state matches its config, by a plan with {@code -detailed-exitcode}: how a
-   * resumed run learns whether an interrupted apply finished.
+   * Whether the unit is where the execution's apply would leave it: how a resumed run learns
+   * whether an interrupted apply finished. For a normal execution the state matches the config (a
+   * plan with {@code -detailed-exitcode}); for a rollback, none of its targets is left in the
+   * state, which a plan of the config would count as changes.
    */
   public Step<Boolean> upToDate(Execution execution) {
+    if (execution.rollback()) {
+      CommandResult state = run(show(execution, "-json"));
+      if (state.exitCode() != 0) {
+        return Step.failed(failure("show", state));
+      }
+      return new Step<>(
+          Collections.disjoint(
+              PlanJson.addresses(state.stdout()), execution.spec().destroyTargets()),
+          null);
+    }
     CommandResult result = null;
     for (List<String> command :
         kind.planScanCommands(execution.unit(), execution.spec().planRole())) {

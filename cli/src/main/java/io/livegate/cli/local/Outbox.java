@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
@@ -84,7 +85,12 @@ public final class Outbox {
             + "--\r\n";
     Path file = directory.resolve(execution.name() + "--" + fileSafe(voter) + ".eml");
     try {
-      Files.writeString(file, message, StandardCharsets.UTF_8);
+      // Written beside and moved into place, so that whoever watches the outbox never reads half
+      // a message.
+      Path partial = Files.createTempFile(directory, "writing-", ".part");
+      Files.writeString(partial, message, StandardCharsets.UTF_8);
+      Files.move(
+          partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       return file;
     } catch (IOException e) {
       throw new LivegateException("cannot write " + file + ": " + e.getMessage(), e);

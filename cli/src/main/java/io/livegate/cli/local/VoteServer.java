@@ -155,6 +155,18 @@ public final class VoteServer implements AutoCloseable {
       return;
     }
     Execution execution = found.get();
+    if (!execution.spec().voters().contains(ballot.get().voter())) {
+      // Refused here as well as when casting, so a non-voter never sees a button to press.
+      send(
+          exchange,
+          403,
+          page(
+              "Not a voter",
+              "<p id=\"result\">"
+                  + Html.escape(ballot.get().voter())
+                  + " is not a voter for this unit. No vote was recorded.</p>"));
+      return;
+    }
     if (execution.decision() != null) {
       send(
           exchange,

@@ -6,14 +6,16 @@ import io.livegate.core.runner.CommandRunner;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Runs commands as local processes from their argv, never through a shell. stderr is merged into
- * stdout; each line can also be streamed to a sink as it arrives.
+ * Runs commands as local processes from their argv, never through a shell. stdout and stderr are
+ * read apart, so that stdout stays parseable, and are also merged as they arrive into the output
+ * people read; each line can also be streamed to a sink as it arrives.
  */
 public final class ProcessCommandRunner implements CommandRunner {
   private final Consumer<String> lineSink;
@@ -34,7 +36,6 @@ public final class ProcessCommandRunner implements CommandRunner {
     ProcessBuilder builder =
         new ProcessBuilder(command.argv())
             .directory(command.workingDirectory().toFile())
-            .redirectErrorStream(true)
             .redirectInput(ProcessBuilder.Redirect.PIPE);
     builder.environment().putAll(command.environment());
     Process process;
@@ -50,9 +51,9 @@ public final class ProcessCommandRunner implements CommandRunner {
       // the process may already have exited; its stdin is not used either way
     }
     ByteArrayOutputStream output = new ByteArrayOutputStream();
-    Thread reader = new Thread(() -> copy(process.getInputStream(), output), "livegate-output");
-    reader.setDaemon(true);
-    reader.start();
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    Thread stdoutReader = reader(process.getInputStream(), output, stdout);
+    Thread stderrReader = reader(process.getErrorStream(), output, OutputStream.nullOutputStream());
     try {
       boolean finished = process.waitFor(command.timeout().toMillis(), TimeUnit.MILLISECONDS);
       if (!finished) {
@@ -60,12 +61,17 @@ public final class ProcessCommandRunner implements CommandRunner {
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
       }
-      reader.join(TimeUnit.SECONDS.toMillis(10));
+      stdoutReader.join(TimeUnit.SECONDS.toMillis(10));
+      stderrReader.join(TimeUnit.SECONDS.toMillis(10));
       String text;
       synchronized (output) {
         text = output.toString(StandardCharsets.UTF_8);
       }
-      return new CommandResult(finished ? process.exitValue() : -1, text, !finished);
+      return new CommandResult(
+          finished ? process.exitValue() : -1,
+          text,
+          stdout.toString(StandardCharsets.UTF_8),
+          !finished);
     } catch (InterruptedException e) {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
@@ -74,25 +80,40 @@ public final class ProcessCommandRunner implements CommandRunner {
     }
   }
 
-  private void copy(InputStream stream, ByteArrayOutputStream output) {
+  private Thread reader(InputStream stream, ByteArrayOutputStream output, OutputStream alone) {
+    Thread reader = new Thread(() -> copy(stream, output, alone), "livegate-output");
+    reader.setDaemon(true);
+    reader.start();
+    return reader;
+  }
+
+  /**
+   * Copies one stream into {@code alone} and, whole lines at a time so that the two streams do not
+   * cut into each other's lines, into the shared {@code output}.
+   */
+  private void copy(InputStream stream, ByteArrayOutputStream output, OutputStream alone) {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     byte[] buffer = new byte[8192];
     try (stream) {
       int read;
       while ((read = stream.read(buffer)) >= 0) {
-        synchronized (output) {
-          output.write(buffer, 0, read);
-        }
+        alone.write(buffer, 0, read);
         for (int i = 0; i < read; i++) {
+          line.write(buffer[i]);
           if (buffer[i] == '\n') {
-            lineSink.accept(line.toString(StandardCharsets.UTF_8));
+            synchronized (output) {
+              line.writeTo(output);
+            }
+            String text = line.toString(StandardCharsets.UTF_8);
+            lineSink.accept(text.substring(0, text.length() - 1));
             line.reset();
-          } else {
-            line.write(buffer[i]);
           }
         }
       }
       if (line.size() > 0) {
+        synchronized (output) {
+          line.writeTo(output);
+        }
         lineSink.accept(line.toString(StandardCharsets.UTF_8));
       }
     } catch (IOException e) {

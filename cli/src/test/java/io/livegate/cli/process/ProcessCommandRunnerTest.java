@@ -80,6 +80,16 @@ class ProcessCommandRunnerTest {
   }
 
   @Test
+  void stdoutAloneStaysParseableWhenTheProgramWarnsOnStderr() {
+    CommandResult result =
+        run("/bin/sh", "-c", "echo 'Warning: no CLI config' >&2; echo '{\"a\":1}'; echo late >&2");
+
+    assertThat(result.stdout()).isEqualTo("{\"a\":1}\n");
+    assertThat(result.output().lines())
+        .containsExactlyInAnyOrder("Warning: no CLI config", "{\"a\":1}", "late");
+  }
+
+  @Test
   void theCommandRunsInItsWorkingDirectoryWithTheAddedEnvironment() throws IOException {
     Path unit = Files.createDirectories(dir.resolve("unit with space"));
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Reads the JSON that {@code terraform show -json} prints, for a saved plan and for a state.
@@ -59,11 +60,21 @@ public final class PlanJson {
    * providers}.
    */
   public static List<String> resourcesOf(String stateJson, Set<String> providers) {
+    return addresses(
+        stateJson, resource -> providers.contains(resource.path("provider_name").asText()));
+  }
+
+  /** The full addresses of every managed resource in the state. */
+  public static List<String> addresses(String stateJson) {
+    return addresses(stateJson, resource -> true);
+  }
+
+  private static List<String> addresses(String stateJson, Predicate<JsonNode> which) {
     List<String> addresses = new ArrayList<>();
     collect(
         parse(stateJson, "state").path("values").path("root_module"),
         resource -> {
-          if (providers.contains(resource.path("provider_name").asText())) {
+          if (which.test(resource)) {
             addresses.add(resource.path("address").asText());
           }
         });

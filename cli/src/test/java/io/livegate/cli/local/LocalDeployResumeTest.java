@@ -1,0 +1,192 @@
+package io.livegate.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.cli.Livegate;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.flow.FlowState;
+import io.livegate.core.testing.FlowPath;
+import io.livegate.core.testing.TestRepo;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code livegate deploy} in its own JVM, killed with SIGKILL while units wait for votes, then
+ * {@code livegate resume} in a new JVM: the deployment finishes and nothing is applied twice.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class LocalDeployResumeTest {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+  private final List<Process> started = new ArrayList<>();
+  private Path state;
+
+  @Test
+  void aDeploymentKilledWhileWaitingForVotesIsResumedWithoutApplyingAnythingTwice()
+      throws Exception {
+    TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
+    state = dir.resolve("state");
+    Path outbox = state.resolve("outbox");
+    Path deployLog = dir.resolve("deploy.log");
+    Process deploy =
+        livegate(
+            deployLog,
+            "deploy",
+            "--repo",
+            repo.root().toString(),
+            "--base",
+            "HEAD~1",
+            "--runner",
+            "terraform",
+            "--port",
+            "0",
+            "--parallelism",
+            "2",
+            "--state-dir",
+            state.toString());
+
+    // Approve global, then baz but not doo; bar is released once baz is applied.
+    approveWhenAsked(outbox, LiveRepos.DEV_GLOBAL, deploy, deployLog);
+    approveWhenAsked(outbox, LiveRepos.DEV_BAZ, deploy, deployLog);
+    waitFor(
+        () -> log(deployLog).contains("[" + LiveRepos.DEV_BAR + "] Decide"),
+        "bar waits for votes",
+        deploy,
+        deployLog);
+    assertThat(log(deployLog)).contains("[" + LiveRepos.DEV_DOO + "] Decide");
+    long leftoverServer = postmasterPid().orElseThrow();
+    Map<String, String> globalIds = TerraformState.ids(repo.root().resolve(LiveRepos.DEV_GLOBAL));
+    Map<String, String> bazIds = TerraformState.ids(repo.root().resolve(LiveRepos.DEV_BAZ));
+
+    deploy.destroyForcibly();
+    assertThat(deploy.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(ProcessHandle.of(leftoverServer).filter(ProcessHandle::isAlive))
+        .as("the killed run leaves its PostgreSQL server running")
+        .isPresent();
+
+    Path resumeLog = dir.resolve("resume.log");
+    Process resume =
+        livegate(
+            resumeLog,
+            "resume",
+            "--runner",
+            "terraform",
+            "--auto-approve",
+            "--port",
+            "0",
+            "--parallelism",
+            "2",
+            "--state-dir",
+            state.toString());
+    assertThat(resume.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS))
+        .as("resume finishes:\n%s", log(resumeLog))
+        .isTrue();
+
+    assertThat(resume.exitValue()).as(log(resumeLog)).isZero();
+    assertThat(ProcessHandle.of(leftoverServer).filter(ProcessHandle::isAlive)).isEmpty();
+    assertThat(log(resumeLog))
+        .contains("[" + LiveRepos.DEV_BAR + "] resuming after an interruption")
+        .contains("[" + LiveRepos.DEV_DOO + "] resuming after an interruption")
+        .contains("deployment 1: succeeded");
+
+    Recorded recorded = Recorded.in(state);
+    assertThat(recorded.deployment().status()).isEqualTo(DeploymentStatus.SUCCEEDED);
+    for (Execution execution : recorded.executions()) {
+      List<String> events = recorded.events(execution);
+      assertThat(execution.status()).as(execution.unit()).isEqualTo(ExecutionStatus.SUCCEEDED);
+      assertThat(events)
+          .as(execution.unit())
+          .filteredOn(event -> event.startsWith("Succeeded: applied"))
+          .hasSize(1);
+      FlowPath.requireComplete(events, FlowState.SUCCEEDED);
+    }
+    assertThat(recorded.events(recorded.execution(LiveRepos.DEV_BAR))).contains("Decide: resumed");
+    assertThat(TerraformState.ids(repo.root().resolve(LiveRepos.DEV_GLOBAL))).isEqualTo(globalIds);
+    assertThat(TerraformState.ids(repo.root().resolve(LiveRepos.DEV_BAZ))).isEqualTo(bazIds);
+    assertThat(TerraformState.resources(repo.root().resolve(LiveRepos.DEV_FOO)))
+        .containsOnlyKeys("terraform_data.foo");
+  }
+
+  /** Stops what a failed test leaves behind: the JVMs it started and a killed run's server. */
+  @AfterEach
+  void stopLeftovers() {
+    started.forEach(Process::destroyForcibly);
+    if (state != null) {
+      postmasterPid().flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroy);
+    }
+  }
+
+  /** Starts {@code livegate} in a new JVM with this test's classpath, output to {@code log}. */
+  private Process livegate(Path log, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Livegate.class.getName());
+    command.addAll(List.of(args));
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    started.add(process);
+    return process;
+  }
+
+  private static void approveWhenAsked(Path outbox, String unit, Process deploy, Path deployLog)
+      throws Exception {
+    waitFor(
+        () ->
+            Files.isDirectory(outbox)
+                && VoteMail.in(outbox).stream().anyMatch(m -> m.unit().equals(unit)),
+        unit + " asks for votes",
+        deploy,
+        deployLog);
+    VoteMail mail =
+        VoteMail.in(outbox).stream().filter(m -> m.unit().equals(unit)).findFirst().orElseThrow();
+    assertThat(VoteClient.confirm(mail.approveLink()).body()).contains("It decided the vote");
+  }
+
+  private static void waitFor(BooleanSupplier condition, String what, Process run, Path log)
+      throws Exception {
+    Instant deadline = Instant.now().plus(WAIT);
+    while (!condition.getAsBoolean()) {
+      if (!run.isAlive() || Instant.now().isAfter(deadline)) {
+        throw new AssertionError("waited in vain until " + what + ":\n" + log(log));
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private Optional<Long> postmasterPid() {
+    Path pidFile = state.resolve("metadb").resolve("postmaster.pid");
+    try {
+      return Files.exists(pidFile)
+          ? Optional.of(Long.parseLong(Files.readAllLines(pidFile).get(0).strip()))
+          : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String log(Path log) {
+    try {
+      return Files.exists(log) ? Files.readString(log) : "";
+    } catch (IOException e) {
+      return "(cannot read " + log + ": " + e.getMessage() + ")";
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package io.livegate.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.cli.process.ProcessCommandRunner;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionSpec;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.testing.TestRepo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Plan and apply of one unit with real terraform, and how a resumed run tells that an interrupted
+ * apply had finished: the saved plan is refused once applied, and the unit is up to date.
+ */
+class LocalTerraRunTest {
+  private static final String UNIT = "app";
+  private static final String BUILTIN = "terraform.io/builtin/terraform";
+
+  @TempDir Path dir;
+  private LocalTerraRun terraRun;
+
+  @BeforeEach
+  void writeTheUnit() throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {\n  input = \"v1\"\n}\n");
+    Path plans = Files.createDirectories(dir.resolve("plans"));
+    terraRun =
+        new LocalTerraRun(
+            new ProcessCommandRunner(), RunnerKind.TERRAFORM, repo.root(), plans, Map.of());
+  }
+
+  @Test
+  void theApprovedPlanIsAppliedOnceAndThenTheUnitIsUpToDate() {
+    Execution planned = planned(execution("d1-app", List.of()));
+    assertThat(planned.planSummary().newProviders()).containsExactly(BUILTIN);
+    assertThat(terraRun.upToDate(planned).value()).isFalse();
+
+    LocalTerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
+    assertThat(applied.error()).isNull();
+    assertThat(applied.value()).containsExactly("terraform_data.app");
+
+    LocalTerraRun.Step<List<String>> again = terraRun.apply(planned, Set.of(BUILTIN));
+    assertThat(again.error()).contains("apply exited with 1").contains("Saved plan is stale");
+    assertThat(terraRun.upToDate(planned).value()).isTrue();
+  }
+
+  @Test
+  void aPlanFileChangedAfterApprovalIsNotApplied() throws Exception {
+    Execution planned = planned(execution("d1-app", List.of()));
+    Files.writeString(
+        terraRun.planFile(planned), "tampered", java.nio.file.StandardOpenOption.APPEND);
+
+    LocalTerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
+
+    assertThat(applied.error())
+        .contains("differs from the approved one")
+        .contains("nothing was applied");
+    assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT))).isEmpty();
+  }
+
+  @Test
+  void aRollbackWhoseDestroyFinishedIsUpToDateThoughTheConfigStillHasItsTarget() {
+    Execution deployed = planned(execution("d1-app", List.of()));
+    assertThat(terraRun.apply(deployed, Set.of(BUILTIN)).error()).isNull();
+    Execution rollback = planned(execution("d1-app-rollback", List.of("terraform_data.app")));
+    assertThat(rollback.planSummary().destroy()).isEqualTo(1);
+    assertThat(terraRun.upToDate(rollback).value()).isFalse();
+
+    assertThat(terraRun.apply(rollback, Set.of()).error()).isNull();
+
+    assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT))).isEmpty();
+    assertThat(terraRun.apply(rollback, Set.of()).error()).contains("Saved plan is stale");
+    assertThat(terraRun.upToDate(rollback).value()).isTrue();
+  }
+
+  /** The execution after Plan: with its saved plan's hash and summary, as the metadb has it. */
+  private Execution planned(Execution execution) {
+    LocalTerraRun.Step<LocalTerraRun.Plan> plan = terraRun.plan(execution);
+    assertThat(plan.error()).isNull();
+    return new Execution(
+        execution.id(),
+        execution.deploymentId(),
+        execution.name(),
+        execution.spec(),
+        execution.status(),
+        execution.dependsOn(),
+        plan.value().file().toString(),
+        plan.value().sha256(),
+        plan.value().summary(),
+        List.of(),
+        "approved",
+        execution.createdAt(),
+        execution.startedAt(),
+        null);
+  }
+
+  private static Execution execution(String name, List<String> destroyTargets) {
+    RunnerKind terraform = RunnerKind.TERRAFORM;
+    ExecutionSpec spec =
+        new ExecutionSpec(
+            UNIT,
+            "default",
+            0,
+            List.of(),
+            terraform.planCommands(UNIT, null, destroyTargets),
+            terraform.applyCommands(UNIT, null),
+            List.of("operator@localhost"),
+            1,
+            1,
+            null,
+            null,
+            !destroyTargets.isEmpty(),
+            destroyTargets);
+    Instant now = Instant.now();
+    return new Execution(
+        1,
+        1,
+        name,
+        spec,
+        ExecutionStatus.RUNNING,
+        List.of(),
+        null,
+        null,
+        null,
+        List.of(),
+        null,
+        now,
+        now,
+        null);
+  }
+}
