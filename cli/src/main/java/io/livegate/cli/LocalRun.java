@@ -150,7 +150,16 @@ final class LocalRun {
             + deployment.id()
             + ", now "
             + deployment.status().id()
-            + (deployment.status().isFinished() ? "" : "; run livegate resume to finish it"));
+            + nextStep(deployment.status()));
+  }
+
+  /** What the operator can do about a deployment in {@code status}. */
+  static String nextStep(DeploymentStatus status) {
+    if (status == DeploymentStatus.ROLLBACK_FAILED) {
+      return "; a rollback failed, so the lock stays held: see livegate status, repair the unit by hand,"
+          + " then start over with a fresh --state-dir";
+    }
+    return status.isFinished() ? "" : "; run livegate resume to finish it";
   }
 
   /** Runs the deployment to its end, prints the summary, and returns the exit code. */
