@@ -4,7 +4,6 @@ import io.livegate.cli.example.ExampleRepo;
 import io.livegate.cli.local.LocalWiring;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
-import io.livegate.core.account.AccountsFile;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.runner.RunnerKind;
 import java.io.IOException;
@@ -64,7 +63,7 @@ final class DemoCli implements Callable<Integer> {
               repository,
               "HEAD~1",
               "HEAD",
-              AccountsFile.parse(accountsFile.toString(), Files.readString(accountsFile)),
+              AccountsFiles.read(accountsFile),
               RunnerKind.TERRAFORM,
               livegate.environment(),
               local.settings(!interactive).parallelism(),

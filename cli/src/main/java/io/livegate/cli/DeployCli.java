@@ -1,16 +1,10 @@
 package io.livegate.cli;
 
 import io.livegate.cli.local.LocalWiring;
-import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
-import io.livegate.core.account.Accounts;
-import io.livegate.core.account.AccountsFile;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.runner.RunnerKind;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -63,21 +57,11 @@ final class DeployCli implements Callable<Integer> {
           "Accounts file (docs/accounts.md); without it the repository is one account. Accounts without voters get operator@localhost.")
   private Path accountsFile;
 
-  @Option(
-      names = "--runner",
-      paramLabel = "terraform|terragrunt",
-      defaultValue = "terragrunt",
-      description = "What plans and applies each unit (default: ${DEFAULT-VALUE}).")
-  private LocalOptions.Runner runner;
-
-  @Option(
-      names = "--auto-approve",
-      description = "Approve every unit on the voters' behalf after printing its vote links.")
-  private boolean autoApprove;
+  @Mixin private RunOptions run;
 
   @Override
   public Integer call() {
-    RunnerKind kind = LocalOptions.kind(runner);
+    RunnerKind kind = run.kind();
     LocalRun.requireTool(kind, livegate.environment());
     PrintWriter out = spec.commandLine().getOut();
     ProgressListener progress =
@@ -89,33 +73,20 @@ final class DeployCli implements Callable<Integer> {
               repo,
               base,
               head,
-              LocalRun.withLocalVoter(accounts()),
+              LocalRun.withLocalVoter(AccountsFiles.read(accountsFile)),
               kind,
               livegate.environment(),
-              local.settings(autoApprove).parallelism(),
+              local.settings(run.autoApprove).parallelism(),
               progress);
       return LocalRun.run(
           wiring,
           deployment,
           kind,
           local.failurePolicy,
-          local.settings(autoApprove),
+          local.settings(run.autoApprove),
           local.port,
           out,
           Map.of("TF_IN_AUTOMATION", "1"));
-    }
-  }
-
-  private Accounts accounts() {
-    if (accountsFile == null) {
-      return Accounts.wholeRepository();
-    }
-    try {
-      return AccountsFile.parse(
-          accountsFile.toString(), Files.readString(accountsFile, StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new LivegateException(
-          "cannot read the accounts file " + accountsFile + ": " + e.getMessage(), e);
     }
   }
 }

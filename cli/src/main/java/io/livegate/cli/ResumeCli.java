@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -26,21 +25,11 @@ final class ResumeCli implements Callable<Integer> {
   @Spec private CommandSpec spec;
   @Mixin private LocalOptions local;
 
-  @Option(
-      names = "--runner",
-      paramLabel = "terraform|terragrunt",
-      defaultValue = "terragrunt",
-      description = "What plans and applies each unit (default: ${DEFAULT-VALUE}).")
-  private LocalOptions.Runner runner;
-
-  @Option(
-      names = "--auto-approve",
-      description = "Approve the remaining units on the voters' behalf.")
-  private boolean autoApprove;
+  @Mixin private RunOptions run;
 
   @Override
   public Integer call() {
-    LocalRun.requireTool(LocalOptions.kind(runner), livegate.environment());
+    LocalRun.requireTool(run.kind(), livegate.environment());
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
       List<Deployment> unfinished =
           wiring.deployments.all().stream()
@@ -68,9 +57,9 @@ final class ResumeCli implements Callable<Integer> {
                 LocalRun.run(
                     wiring,
                     deployment,
-                    LocalOptions.kind(runner),
+                    run.kind(),
                     local.failurePolicy,
-                    local.settings(autoApprove),
+                    local.settings(run.autoApprove),
                     local.port,
                     spec.commandLine().getOut(),
                     Map.of("TF_IN_AUTOMATION", "1")));

@@ -5,18 +5,13 @@ import io.livegate.cli.render.GraphRenderer;
 import io.livegate.cli.render.TextRenderer;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
-import io.livegate.core.account.Accounts;
-import io.livegate.core.account.AccountsFile;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.DeployStack;
 import io.livegate.core.scan.DeployStackJson;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.core.scan.ScanCommand;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -148,7 +143,7 @@ final class ScanCli implements Callable<Integer> {
             repo,
             base,
             head,
-            accounts(),
+            AccountsFiles.read(accountsFile),
             all,
             pattern(),
             livegate.environment(),
@@ -176,19 +171,6 @@ final class ScanCli implements Callable<Integer> {
 
   private RunnerKind runnerKind() {
     return runner == Runner.terraform ? RunnerKind.TERRAFORM : RunnerKind.TERRAGRUNT;
-  }
-
-  private Accounts accounts() {
-    if (accountsFile == null) {
-      return Accounts.wholeRepository();
-    }
-    try {
-      return AccountsFile.parse(
-          accountsFile.toString(), Files.readString(accountsFile, StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new LivegateException(
-          "cannot read the accounts file " + accountsFile + ": " + e.getMessage(), e);
-    }
   }
 
   private Pattern pattern() {

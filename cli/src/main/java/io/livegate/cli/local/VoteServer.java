@@ -131,12 +131,7 @@ public final class VoteServer implements AutoCloseable {
         send(exchange, 405, page("Not allowed", "<p>Use the link from your email.</p>"));
       }
     } catch (RuntimeException e) {
-      send(
-          exchange,
-          500,
-          page(
-              "Something went wrong",
-              "<p>" + Html.escape(String.valueOf(e.getMessage())) + "</p>"));
+      sendError(exchange, e);
     }
   }
 
@@ -317,13 +312,16 @@ public final class VoteServer implements AutoCloseable {
                       .ifPresent(s -> states.put(execution.id(), s)));
       send(exchange, 200, StatusPage.render(view, states));
     } catch (RuntimeException e) {
-      send(
-          exchange,
-          500,
-          page(
-              "Something went wrong",
-              "<p>" + Html.escape(String.valueOf(e.getMessage())) + "</p>"));
+      sendError(exchange, e);
     }
+  }
+
+  /** An unexpected failure: a page that says what went wrong, never a stack trace. */
+  private static void sendError(HttpExchange exchange, RuntimeException e) throws IOException {
+    send(
+        exchange,
+        500,
+        page("Something went wrong", "<p>" + Html.escape(String.valueOf(e.getMessage())) + "</p>"));
   }
 
   private String planText(Execution execution) {

@@ -1,0 +1,23 @@
+package io.livegate.cli;
+
+import io.livegate.core.runner.RunnerKind;
+import picocli.CommandLine.Option;
+
+/** How deploy and resume run units: the tool, and whether votes are cast for the voters. */
+final class RunOptions {
+  @Option(
+      names = "--runner",
+      paramLabel = "terraform|terragrunt",
+      defaultValue = "terragrunt",
+      description = "What plans and applies each unit (default: ${DEFAULT-VALUE}).")
+  LocalOptions.Runner runner;
+
+  @Option(
+      names = "--auto-approve",
+      description = "Approve each unit on the voters' behalf after printing its vote links.")
+  boolean autoApprove;
+
+  RunnerKind kind() {
+    return LocalOptions.kind(runner);
+  }
+}
