@@ -9,7 +9,6 @@ import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
@@ -171,9 +170,8 @@ public final class LocalTerraRun {
   }
 
   static String sha256(Path file) {
-    try (InputStream in =
+    try (DigestInputStream digest =
         new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
-      DigestInputStream digest = (DigestInputStream) in;
       digest.transferTo(java.io.OutputStream.nullOutputStream());
       return HexFormat.of().formatHex(digest.getMessageDigest().digest());
     } catch (IOException | NoSuchAlgorithmException e) {

@@ -42,7 +42,7 @@ final class StatusPage {
           (execution.rollback() ? "1-" : "0-") + String.format("%05d", execution.spec().layer());
       columns.computeIfAbsent(key, k -> new ArrayList<>()).add(execution);
     }
-    int maxRows = 0;
+    int maxColumn = 0;
     int column = 0;
     String band = null;
     int bandTop = 0;
@@ -61,10 +61,10 @@ final class StatusPage {
         row++;
       }
       bandRows = Math.max(bandRows, row);
-      maxRows = Math.max(maxRows, column);
+      maxColumn = Math.max(maxColumn, column);
       column++;
     }
-    int width = 40 + Math.max(1, maxRows + 1) * COLUMN;
+    int width = 40 + Math.max(1, maxColumn + 1) * COLUMN;
     int height = 80 + bandTop + Math.max(1, bandRows) * ROW;
     StringBuilder svg =
         new StringBuilder(

@@ -1,6 +1,5 @@
 package io.livegate.core.flow;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -46,10 +45,5 @@ public enum FlowState {
   /** Whether the flow may go from this state to {@code next}. */
   public boolean leadsTo(FlowState next) {
     return NEXT.get(this).contains(next);
-  }
-
-  /** The states in flow order. */
-  public static List<FlowState> inOrder() {
-    return List.of(values());
   }
 }

@@ -87,7 +87,7 @@ public final class StandardFunctions {
       }
       case "dirname" -> dirname(text(args, 0, file, line));
       case "abspath" -> text(args, 0, file, line);
-      case "tostring" -> asText(args.get(0), file, line);
+      case "tostring" -> Evaluator.asText(args.get(0), file, line);
       case "tolist", "toset" -> new ArrayList<>((List<?>) args.get(0));
       case "concat" -> {
         List<Object> all = new ArrayList<>();
@@ -159,10 +159,6 @@ public final class StandardFunctions {
       throw new IllegalArgumentException(unknown.reason());
     }
     return (String) value;
-  }
-
-  private static Object asText(Object value, String file, int line) {
-    return Evaluator.asText(value, file, line);
   }
 
   private static String replace(String value, String search, String replacement) {

@@ -6,7 +6,6 @@ import io.livegate.core.hcl.Unknown;
 import io.livegate.core.repo.RepoPaths;
 import io.livegate.core.repo.SourceTree;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -100,9 +99,5 @@ public final class TerragruntConfigReader {
   static Unknown notKnownAtScanTime(String what, String file, int line) {
     return Unknown.at(
         file, line, what + " is not known when livegate scans (it is not applied yet)");
-  }
-
-  static Map<String, Object> orderedMap() {
-    return new LinkedHashMap<>();
   }
 }
