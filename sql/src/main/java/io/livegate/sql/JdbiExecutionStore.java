@@ -155,6 +155,30 @@ public final class JdbiExecutionStore implements ExecutionStore {
   }
 
   @Override
+  public boolean recordApprovalToken(long executionId, String taskToken) {
+    return jdbi.withHandle(
+            handle ->
+                handle
+                    .createUpdate(
+                        "UPDATE executions SET approval_token = :token WHERE id = :id AND status = 'running'")
+                    .bind("id", executionId)
+                    .bind("token", taskToken)
+                    .execute())
+        == 1;
+  }
+
+  @Override
+  public Optional<String> approvalToken(long executionId) {
+    return jdbi.withHandle(
+        handle ->
+            handle
+                .createQuery("SELECT approval_token FROM executions WHERE id = :id")
+                .bind("id", executionId)
+                .mapTo(String.class)
+                .findOne());
+  }
+
+  @Override
   public List<Execution> abort(
       Collection<Long> executionIds, Set<ExecutionStatus> from, Instant now) {
     if (executionIds.isEmpty()) {

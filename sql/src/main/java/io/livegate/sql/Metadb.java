@@ -33,6 +33,14 @@ public final class Metadb {
     } catch (FlywayException e) {
       throw new LivegateException("cannot migrate the metadb: " + e.getMessage(), e);
     }
+    return connect(dataSource);
+  }
+
+  /**
+   * Opens the metadb without migrating it: what Lambdas and tasks do, since the schema is migrated
+   * once per deployment of livegate itself. Nothing connects until the first store call.
+   */
+  public static Metadb connect(DataSource dataSource) {
     return new Metadb(Jdbi.create(dataSource).installPlugin(new PostgresPlugin()));
   }
 

@@ -1,5 +1,6 @@
 package io.livegate.cli.local;
 
+import io.livegate.cli.process.TerraRun;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.CastVote;
 import io.livegate.core.deploy.Decision;
@@ -16,6 +17,7 @@ import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.Vote;
 import io.livegate.core.deploy.VoteResult;
 import io.livegate.core.flow.FlowState;
+import io.livegate.core.flow.VoteMail;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -40,8 +42,8 @@ import java.util.function.Consumer;
  * <p>Every step is recorded as the execution's flow state before it starts, so a run killed at any
  * moment resumes where it was. An apply interrupted mid-way is never applied twice: applying the
  * saved plan again is refused by terraform once the state has moved on, and then {@link
- * LocalTerraRun#upToDate} tells whether the interrupted apply finished. A flow resumed while it
- * waits for votes mails new links, because the old ones point at the server of the run that died.
+ * TerraRun#upToDate} tells whether the interrupted apply finished. A flow resumed while it waits
+ * for votes mails new links, because the old ones point at the server of the run that died.
  */
 public final class LocalDeployer {
   private static final Duration DECISION_POLL = Duration.ofMillis(200);
@@ -65,7 +67,7 @@ public final class LocalDeployer {
   private final ReleaseReadyExecutions release;
   private final RecordOutcome outcomes;
   private final CastVote castVote;
-  private final LocalTerraRun terraRun;
+  private final TerraRun terraRun;
   private final Outbox outbox;
   private final VoteServer server;
   private final Settings settings;
@@ -78,7 +80,7 @@ public final class LocalDeployer {
       ReleaseReadyExecutions release,
       RecordOutcome outcomes,
       CastVote castVote,
-      LocalTerraRun terraRun,
+      TerraRun terraRun,
       Outbox outbox,
       VoteServer server,
       Settings settings,
@@ -202,11 +204,11 @@ public final class LocalDeployer {
   }
 
   private FlowState plan(Execution execution) {
-    LocalTerraRun.Step<LocalTerraRun.Plan> planned = terraRun.plan(execution);
+    TerraRun.Step<TerraRun.Plan> planned = terraRun.plan(execution);
     if (planned.error() != null) {
       return fail(execution, planned.error());
     }
-    LocalTerraRun.Plan plan = planned.value();
+    TerraRun.Plan plan = planned.value();
     try {
       Files.writeString(plan.file().resolveSibling(execution.name() + ".txt"), plan.text());
     } catch (IOException e) {
@@ -225,16 +227,20 @@ public final class LocalDeployer {
             + (summary.newProviders().isEmpty()
                 ? ""
                 : ", new providers " + String.join(", ", summary.newProviders())));
-    if (settings.skipEmpty() && !summary.hasChanges()) {
-      enter(execution, FlowState.SUCCEEDED, "no changes; skipped vote and apply (--skip-empty)");
-      return FlowState.SUCCEEDED;
-    }
     return FlowState.REQUEST_APPROVAL;
   }
 
+  /** Mails the links, unless Decide will skip the vote of an empty plan (--skip-empty). */
   private FlowState requestApproval(Execution execution) {
-    requestVotes(executions.find(execution.id()).orElseThrow());
+    Execution planned = executions.find(execution.id()).orElseThrow();
+    if (!skipsVote(planned)) {
+      requestVotes(planned);
+    }
     return FlowState.DECIDE;
+  }
+
+  private boolean skipsVote(Execution planned) {
+    return settings.skipEmpty() && !planned.planSummary().hasChanges();
   }
 
   /** Mails each voter their links and, with --auto-approve, approves on their behalf. */
@@ -243,7 +249,8 @@ public final class LocalDeployer {
     for (String voter : planned.spec().voters()) {
       String approve = server.link(planned.id(), voter, Vote.Choice.APPROVE, expires);
       String reject = server.link(planned.id(), voter, Vote.Choice.REJECT, expires);
-      outbox.voteRequest(planned, voter, planned.planSummary(), approve, reject);
+      outbox.voteRequest(
+          planned, voter, VoteMail.of(planned, planned.planSummary(), "", "", approve, reject));
       log(planned, "vote link for " + voter + ": approve " + approve);
     }
     if (settings.autoApprove()) {
@@ -259,6 +266,10 @@ public final class LocalDeployer {
 
   private FlowState decide(Execution execution, boolean interruptedHere) {
     Execution waiting = executions.find(execution.id()).orElseThrow();
+    if (skipsVote(waiting)) {
+      enter(execution, FlowState.SUCCEEDED, "no changes; skipped vote and apply (--skip-empty)");
+      return FlowState.SUCCEEDED;
+    }
     if (interruptedHere && waiting.decision() == null) {
       // The links mailed before the interruption point at the server of the run that died (with
       // --port 0, a port nobody listens on now), and that run's --auto-approve is not this one's.
@@ -294,7 +305,7 @@ public final class LocalDeployer {
   private FlowState apply(Execution execution, boolean interruptedHere) {
     Execution approved = executions.find(execution.id()).orElseThrow();
     Set<String> newProviders = Set.copyOf(approved.planSummary().newProviders());
-    LocalTerraRun.Step<List<String>> applied = terraRun.apply(approved, newProviders);
+    TerraRun.Step<List<String>> applied = terraRun.apply(approved, newProviders);
     if (applied.error() == null) {
       executions.recordNewResources(execution.id(), applied.value());
       enter(

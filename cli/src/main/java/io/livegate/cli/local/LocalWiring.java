@@ -1,6 +1,7 @@
 package io.livegate.cli.local;
 
 import io.livegate.cli.process.ProcessCommandRunner;
+import io.livegate.cli.process.TerraRun;
 import io.livegate.core.deploy.CastVote;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.FailurePolicy;
@@ -80,8 +81,8 @@ public final class LocalWiring implements AutoCloseable {
       int port,
       Consumer<String> log,
       Map<String, String> runnerEnvironment) {
-    LocalTerraRun terraRun =
-        new LocalTerraRun(
+    TerraRun terraRun =
+        new TerraRun(
             new ProcessCommandRunner(), runner, repositoryRoot, state.plans(), runnerEnvironment);
     RecordOutcome outcomes =
         new RecordOutcome(deployments, executions, startNext, policy, runner, clock);

@@ -2,7 +2,7 @@ package io.livegate.cli.local;
 
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Execution;
-import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.flow.VoteMail;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,43 +25,10 @@ public final class Outbox {
   }
 
   /** Writes a vote request and returns its file. */
-  public Path voteRequest(
-      Execution execution, String voter, PlanSummary summary, String approveUrl, String rejectUrl) {
-    String subject = "[livegate] approve " + execution.unit() + " (" + execution.account() + ")?";
-    String counts = "+" + summary.add() + " ~" + summary.change() + " -" + summary.destroy();
-    String text =
-        "livegate asks you to vote on a deployment.\n\n"
-            + "Unit:    "
-            + execution.unit()
-            + "\nAccount: "
-            + execution.account()
-            + "\nPlan:    "
-            + counts
-            + (summary.newProviders().isEmpty()
-                ? ""
-                : "\nNew providers: " + String.join(", ", summary.newProviders()))
-            + "\n\nApprove: "
-            + approveUrl
-            + "\nReject:  "
-            + rejectUrl
-            + "\n\nEach link opens a page that shows the plan and asks you to confirm; opening it changes nothing.\n";
-    String html =
-        "<p>livegate asks you to vote on a deployment.</p><table>"
-            + "<tr><td>Unit</td><td><code>"
-            + Html.escape(execution.unit())
-            + "</code></td></tr>"
-            + "<tr><td>Account</td><td>"
-            + Html.escape(execution.account())
-            + "</td></tr>"
-            + "<tr><td>Plan</td><td>"
-            + Html.escape(counts)
-            + "</td></tr></table>"
-            + "<p><a href=\""
-            + Html.escape(approveUrl)
-            + "\">Approve</a> &middot; <a href=\""
-            + Html.escape(rejectUrl)
-            + "\">Reject</a></p>"
-            + "<p>Each link opens a page that shows the plan and asks you to confirm.</p>";
+  public Path voteRequest(Execution execution, String voter, VoteMail mail) {
+    String subject = mail.subject();
+    String text = mail.text();
+    String html = mail.html();
     String boundary = "livegate-" + UUID.randomUUID();
     String message =
         "From: livegate <livegate@localhost>\r\n"

@@ -3,6 +3,7 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.cli.CliRun;
+import io.livegate.cli.process.TerraformState;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.flow.FlowState;
@@ -58,7 +59,7 @@ class LocalDeployRejectionTest {
     Set<Path> handled = new HashSet<>();
     while (!deploy.isDone()) {
       if (Files.isDirectory(outbox)) {
-        for (VoteMail mail : VoteMail.in(outbox)) {
+        for (SentMail mail : SentMail.in(outbox)) {
           if (handled.add(mail.file())) {
             boolean reject = mail.unit().equals(LiveRepos.DEV_BAR);
             String link = reject ? mail.rejectLink() : mail.approveLink();

@@ -3,6 +3,7 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.cli.Livegate;
+import io.livegate.cli.process.TerraformState;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -151,12 +152,12 @@ class LocalDeployResumeTest {
     waitFor(
         () ->
             Files.isDirectory(outbox)
-                && VoteMail.in(outbox).stream().anyMatch(m -> m.unit().equals(unit)),
+                && SentMail.in(outbox).stream().anyMatch(m -> m.unit().equals(unit)),
         unit + " asks for votes",
         deploy,
         deployLog);
-    VoteMail mail =
-        VoteMail.in(outbox).stream().filter(m -> m.unit().equals(unit)).findFirst().orElseThrow();
+    SentMail mail =
+        SentMail.in(outbox).stream().filter(m -> m.unit().equals(unit)).findFirst().orElseThrow();
     assertThat(VoteClient.confirm(mail.approveLink()).body()).contains("It decided the vote");
   }
 

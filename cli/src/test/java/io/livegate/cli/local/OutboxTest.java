@@ -6,6 +6,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.flow.VoteMail;
 import jakarta.mail.BodyPart;
 import jakarta.mail.Multipart;
 import jakarta.mail.internet.InternetAddress;
@@ -31,11 +32,15 @@ class OutboxTest {
             .voteRequest(
                 execution("dev-account/us-west-2/env-one/bar", "dév"),
                 "platform-lead@example.com",
-                new PlanSummary(1, 2, 3, List.of("terraform.io/builtin/terraform")),
-                APPROVE,
-                REJECT);
+                VoteMail.of(
+                    execution("dev-account/us-west-2/env-one/bar", "dév"),
+                    new PlanSummary(1, 2, 3, List.of("terraform.io/builtin/terraform")),
+                    "",
+                    "",
+                    APPROVE,
+                    REJECT));
 
-    MimeMessage message = VoteMail.parse(file);
+    MimeMessage message = SentMail.parse(file);
     assertThat(message.getFrom()).containsExactly(new InternetAddress("livegate@localhost"));
     assertThat(message.getAllRecipients())
         .containsExactly(new InternetAddress("platform-lead@example.com"));
@@ -57,7 +62,7 @@ class OutboxTest {
         .contains("href=\"" + APPROVE.replace("&", "&amp;") + "\"")
         .contains("href=\"" + REJECT.replace("&", "&amp;") + "\"");
 
-    VoteMail mail = VoteMail.read(file);
+    SentMail mail = SentMail.read(file);
     assertThat(mail.unit()).isEqualTo("dev-account/us-west-2/env-one/bar");
     assertThat(mail.approveLink()).isEqualTo(APPROVE);
     assertThat(mail.rejectLink()).isEqualTo(REJECT);
@@ -70,12 +75,16 @@ class OutboxTest {
             .voteRequest(
                 execution("app", "dev"),
                 "a@example.com\r\nBcc: mallory@example.com/../../x",
-                new PlanSummary(0, 0, 0, List.of()),
-                APPROVE,
-                REJECT);
+                VoteMail.of(
+                    execution("app", "dev"),
+                    new PlanSummary(0, 0, 0, List.of()),
+                    "",
+                    "",
+                    APPROVE,
+                    REJECT));
 
     assertThat(file.getParent()).isEqualTo(outbox);
-    MimeMessage message = VoteMail.parse(file);
+    MimeMessage message = SentMail.parse(file);
     assertThat(message.getHeader("Bcc")).isNull();
     try (Stream<Path> files = Files.list(outbox)) {
       assertThat(files).containsExactly(file);

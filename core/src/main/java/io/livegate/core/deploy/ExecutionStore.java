@@ -27,6 +27,15 @@ public interface ExecutionStore {
   boolean recordNewResources(long executionId, List<String> addresses);
 
   /**
+   * Keeps the task token that a running execution's RequestApproval waits on; false when it is not
+   * running. A repeated request replaces the token, since only the newest wait is answerable.
+   */
+  boolean recordApprovalToken(long executionId, String taskToken);
+
+  /** The task token the execution's RequestApproval waits on, if any was recorded. */
+  Optional<String> approvalToken(long executionId);
+
+  /**
    * Aborts those of {@code executionIds} whose status is in {@code from}.
    *
    * @return the executions that were aborted by this call, as they were before

@@ -19,9 +19,9 @@ public enum FlowState {
 
   private static final Map<FlowState, Set<FlowState>> NEXT =
       Map.of(
-          PLAN, Set.of(REQUEST_APPROVAL, SUCCEEDED, FAILED),
+          PLAN, Set.of(REQUEST_APPROVAL, FAILED),
           REQUEST_APPROVAL, Set.of(DECIDE, FAILED),
-          DECIDE, Set.of(APPLY, REJECTED),
+          DECIDE, Set.of(APPLY, REJECTED, SUCCEEDED),
           APPLY, Set.of(SUCCEEDED, FAILED),
           SUCCEEDED, Set.of(),
           REJECTED, Set.of(),
@@ -40,6 +40,14 @@ public enum FlowState {
 
   public boolean isFinal() {
     return NEXT.get(this).isEmpty();
+  }
+
+  /**
+   * The states the flow may go to from this one. Decide goes to Succeeded without applying when a
+   * plan without changes skips the vote; a vote that times out is decided as a rejection.
+   */
+  public Set<FlowState> next() {
+    return NEXT.get(this);
   }
 
   /** Whether the flow may go from this state to {@code next}. */

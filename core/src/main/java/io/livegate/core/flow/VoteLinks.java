@@ -1,6 +1,7 @@
 package io.livegate.core.flow;
 
 import io.livegate.core.deploy.Vote;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
@@ -52,6 +53,16 @@ public final class VoteLinks {
                     + ballot.expires().getEpochSecond())
                 .getBytes(StandardCharsets.UTF_8));
     return payload + "." + ENCODER.encodeToString(mac(payload));
+  }
+
+  /** The link that opens {@link VoteDesk}'s confirm page for the ballot. */
+  public String link(String baseUrl, Ballot ballot) {
+    return baseUrl
+        + VoteDesk.PATH
+        + "?"
+        + VoteDesk.TOKEN_PARAMETER
+        + "="
+        + URLEncoder.encode(token(ballot), StandardCharsets.UTF_8);
   }
 
   public Check check(String token, Instant now) {

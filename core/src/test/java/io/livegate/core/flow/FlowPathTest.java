@@ -38,7 +38,11 @@ class FlowPathTest {
         List.of("Plan", "RequestApproval", "Decide", "Apply", "Failed: apply exited with 1"),
         FlowState.FAILED);
     FlowPath.requireComplete(
-        List.of("Plan", "Succeeded: no changes; skipped vote and apply (--skip-empty)"),
+        List.of(
+            "Plan",
+            "RequestApproval",
+            "Decide",
+            "Succeeded: no changes; skipped vote and apply (--skip-empty)"),
         FlowState.SUCCEEDED);
   }
 
@@ -64,6 +68,9 @@ class FlowPathTest {
                     List.of("Plan", "Apply", "Succeeded"), FlowState.SUCCEEDED))
         .isInstanceOf(AssertionError.class)
         .hasMessageStartingWith("Plan does not lead to Apply");
+    assertThatThrownBy(
+            () -> FlowPath.requireComplete(List.of("Plan", "Succeeded"), FlowState.SUCCEEDED))
+        .hasMessageStartingWith("Plan does not lead to Succeeded");
     assertThatThrownBy(
             () ->
                 FlowPath.requireComplete(

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** A vote request from the local outbox, read with a real MIME parser (Jakarta Mail). */
-record VoteMail(Path file, String unit, String voter, String approveLink, String rejectLink) {
+record SentMail(Path file, String unit, String voter, String approveLink, String rejectLink) {
   private static final Pattern SUBJECT = Pattern.compile("\\[livegate] approve (.+) \\(.+\\)\\?");
   private static final Pattern APPROVE = Pattern.compile("(?m)^Approve: (\\S+)$");
   private static final Pattern REJECT = Pattern.compile("(?m)^Reject: +(\\S+)$");
@@ -34,7 +34,7 @@ record VoteMail(Path file, String unit, String voter, String approveLink, String
     }
   }
 
-  static VoteMail read(Path file) {
+  static SentMail read(Path file) {
     try {
       MimeMessage message = parse(file);
       Matcher subject = SUBJECT.matcher(message.getSubject());
@@ -44,7 +44,7 @@ record VoteMail(Path file, String unit, String voter, String approveLink, String
       if (!subject.matches() || !approve.find() || !reject.find()) {
         throw new IllegalStateException(file + " is not a vote request:\n" + text);
       }
-      return new VoteMail(
+      return new SentMail(
           file,
           subject.group(1),
           message.getAllRecipients()[0].toString(),
@@ -58,12 +58,12 @@ record VoteMail(Path file, String unit, String voter, String approveLink, String
   }
 
   /** Every vote request in the outbox, by file name. */
-  static List<VoteMail> in(Path outbox) {
+  static List<SentMail> in(Path outbox) {
     try (Stream<Path> files = Files.list(outbox)) {
       return files
           .filter(file -> file.getFileName().toString().endsWith(".eml"))
           .sorted()
-          .map(VoteMail::read)
+          .map(SentMail::read)
           .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -1,8 +1,7 @@
-package io.livegate.cli.local;
+package io.livegate.cli.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.livegate.cli.process.ProcessCommandRunner;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -22,12 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Plan and apply of one unit with real terraform, and how a resumed run tells that an interrupted
  * apply had finished: the saved plan is refused once applied, and the unit is up to date.
  */
-class LocalTerraRunTest {
+class TerraRunTest {
   private static final String UNIT = "app";
   private static final String BUILTIN = "terraform.io/builtin/terraform";
 
   @TempDir Path dir;
-  private LocalTerraRun terraRun;
+  private TerraRun terraRun;
 
   @BeforeEach
   void writeTheUnit() throws Exception {
@@ -35,7 +34,7 @@ class LocalTerraRunTest {
     repo.write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {\n  input = \"v1\"\n}\n");
     Path plans = Files.createDirectories(dir.resolve("plans"));
     terraRun =
-        new LocalTerraRun(
+        new TerraRun(
             new ProcessCommandRunner(), RunnerKind.TERRAFORM, repo.root(), plans, Map.of());
   }
 
@@ -45,11 +44,11 @@ class LocalTerraRunTest {
     assertThat(planned.planSummary().newProviders()).containsExactly(BUILTIN);
     assertThat(terraRun.upToDate(planned).value()).isFalse();
 
-    LocalTerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
+    TerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
     assertThat(applied.error()).isNull();
     assertThat(applied.value()).containsExactly("terraform_data.app");
 
-    LocalTerraRun.Step<List<String>> again = terraRun.apply(planned, Set.of(BUILTIN));
+    TerraRun.Step<List<String>> again = terraRun.apply(planned, Set.of(BUILTIN));
     assertThat(again.error()).contains("apply exited with 1").contains("Saved plan is stale");
     assertThat(terraRun.upToDate(planned).value()).isTrue();
   }
@@ -60,7 +59,7 @@ class LocalTerraRunTest {
     Files.writeString(
         terraRun.planFile(planned), "tampered", java.nio.file.StandardOpenOption.APPEND);
 
-    LocalTerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
+    TerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
 
     assertThat(applied.error())
         .contains("differs from the approved one")
@@ -85,7 +84,7 @@ class LocalTerraRunTest {
 
   /** The execution after Plan: with its saved plan's hash and summary, as the metadb has it. */
   private Execution planned(Execution execution) {
-    LocalTerraRun.Step<LocalTerraRun.Plan> plan = terraRun.plan(execution);
+    TerraRun.Step<TerraRun.Plan> plan = terraRun.plan(execution);
     assertThat(plan.error()).isNull();
     return new Execution(
         execution.id(),

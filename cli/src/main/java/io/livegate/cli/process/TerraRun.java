@@ -1,4 +1,4 @@
-package io.livegate.cli.local;
+package io.livegate.cli.process;
 
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Execution;
@@ -22,11 +22,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Plans and applies one execution with local processes: what the terra-run task does on AWS. The
- * plan is saved under the state directory with its SHA-256; apply checks the hash and applies
- * exactly that file.
+ * Plans and applies one execution with terraform or terragrunt as processes: the local runtime's
+ * flow and the terra-run ECS task both use it. The plan is saved in the {@code plans} directory
+ * with its SHA-256; apply checks the hash against the one recorded at plan time and applies exactly
+ * that file.
  */
-public final class LocalTerraRun {
+public final class TerraRun {
   private static final Duration TIMEOUT = Duration.ofHours(2);
   private static final int TAIL_LINES = 30;
 
@@ -46,7 +47,7 @@ public final class LocalTerraRun {
   private final Path plans;
   private final Map<String, String> environment;
 
-  public LocalTerraRun(
+  public TerraRun(
       CommandRunner runner,
       RunnerKind kind,
       Path repositoryRoot,
@@ -169,7 +170,7 @@ public final class LocalTerraRun {
         + (result.output().isBlank() ? "" : ":\n" + result.tail(TAIL_LINES));
   }
 
-  static String sha256(Path file) {
+  public static String sha256(Path file) {
     try (DigestInputStream digest =
         new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
       digest.transferTo(java.io.OutputStream.nullOutputStream());

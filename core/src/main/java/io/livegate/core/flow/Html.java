@@ -1,10 +1,10 @@
-package io.livegate.cli.local;
+package io.livegate.core.flow;
 
 /** Escapes text for HTML bodies and attributes; every PR-controlled string goes through it. */
-final class Html {
+public final class Html {
   private Html() {}
 
-  static String escape(String text) {
+  public static String escape(String text) {
     StringBuilder out = new StringBuilder(text.length() + 16);
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);

@@ -1,8 +1,7 @@
-package io.livegate.cli.local;
+package io.livegate.cli.process;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.livegate.cli.process.ProcessCommandRunner;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import java.io.IOException;
@@ -14,13 +13,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** A unit's terraform state as {@code terraform show -json} prints it, outside livegate. */
-final class TerraformState {
+public final class TerraformState {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private TerraformState() {}
 
   /** The root module's managed resources: address to their attribute values. */
-  static Map<String, JsonNode> resources(Path unitDirectory) {
+  public static Map<String, JsonNode> resources(Path unitDirectory) {
     CommandResult show =
         new ProcessCommandRunner()
             .run(
@@ -47,7 +46,7 @@ final class TerraformState {
   }
 
   /** The id terraform gave each resource: a new one means it was created again. */
-  static Map<String, String> ids(Path unitDirectory) {
+  public static Map<String, String> ids(Path unitDirectory) {
     Map<String, String> ids = new TreeMap<>();
     resources(unitDirectory)
         .forEach((address, values) -> ids.put(address, values.path("id").asText()));

@@ -1,0 +1,60 @@
+package io.livegate.tasks;
+
+import io.livegate.core.LivegateException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.transport.CredentialsProvider;
+import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
+
+/**
+ * Checks out one commit of the live repository into a workspace: cloned on first use, fetched
+ * after, then the commit itself, detached, never a branch head that may have moved on.
+ */
+public final class Checkout {
+  private final String repositoryUrl;
+  private final Optional<String> token;
+
+  /**
+   * @param token a GitHub token for HTTPS clones, sent as the x-access-token user; empty for none
+   */
+  public Checkout(String repositoryUrl, Optional<String> token) {
+    this.repositoryUrl = repositoryUrl;
+    this.token = token;
+  }
+
+  /** The workspace's root, with {@code commit} checked out. */
+  public Path at(Path workspace, String commit) {
+    if (!commit.matches("[0-9a-f]{40}")) {
+      throw new LivegateException("a checkout needs a full commit sha, not '" + commit + "'");
+    }
+    CredentialsProvider credentials =
+        token.map(t -> new UsernamePasswordCredentialsProvider("x-access-token", t)).orElse(null);
+    try {
+      Git git;
+      if (Files.isDirectory(workspace.resolve(".git"))) {
+        git = Git.open(workspace.toFile());
+        git.fetch().setCredentialsProvider(credentials).setRemote("origin").call();
+      } else {
+        Files.createDirectories(workspace);
+        git =
+            Git.cloneRepository()
+                .setURI(repositoryUrl)
+                .setDirectory(workspace.toFile())
+                .setCredentialsProvider(credentials)
+                .setNoCheckout(true)
+                .call();
+      }
+      try (git) {
+        git.checkout().setName(commit).call();
+      }
+      return workspace;
+    } catch (IOException | GitAPIException e) {
+      throw new LivegateException(
+          "cannot check out " + commit + " of " + repositoryUrl + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package io.livegate.tasks;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.statemachine.DeployFlow;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The container's entry point: {@code create-deploy-stack} and {@code terra-run plan|apply}. The
+ * environment is read here and in {@link TaskWiring} only; output goes to stdout (CloudWatch), each
+ * unit's lines prefixed with the unit.
+ */
+@Command(
+    name = "livegate-task",
+    mixinStandardHelpOptions = true,
+    subcommands = {Tasks.CreateDeployStack.class, Tasks.TerraRunCommand.class},
+    description = "livegate's ECS tasks.")
+public final class Tasks {
+  public static void main(String[] args) {
+    System.exit(execute(System.getenv(), new PrintWriter(System.out, true), args));
+  }
+
+  static int execute(Map<String, String> environment, PrintWriter out, String... args) {
+    CommandLine line =
+        new CommandLine(new Tasks(), new Factory(environment, out))
+            .setOut(out)
+            .setErr(out)
+            .setExecutionExceptionHandler(
+                (e, cmd, parsed) -> {
+                  out.println("livegate-task: " + e.getMessage());
+                  return e instanceof LivegateException ? 1 : 2;
+                });
+    return line.execute(args);
+  }
+
+  /** Hands each subcommand the environment and the output. */
+  private record Factory(Map<String, String> environment, PrintWriter out)
+      implements CommandLine.IFactory {
+    @Override
+    public <K> K create(Class<K> type) throws Exception {
+      if (type == CreateDeployStack.class) {
+        return type.cast(new CreateDeployStack(environment, out));
+      }
+      if (type == TerraRunCommand.class) {
+        return type.cast(new TerraRunCommand(environment, out));
+      }
+      return CommandLine.defaultFactory().create(type);
+    }
+  }
+
+  @Command(
+      name = "create-deploy-stack",
+      mixinStandardHelpOptions = true,
+      description = "Scan a merge commit, store its deployment and tell the trigger.")
+  static final class CreateDeployStack implements Callable<Integer> {
+    @Option(names = "--repository", required = true, description = "owner/name on GitHub")
+    String repository;
+
+    @Option(names = "--pull-request", required = true)
+    int pullRequest;
+
+    @Option(names = "--base-ref", defaultValue = "main")
+    String baseRef;
+
+    @Option(names = "--head-ref", defaultValue = "")
+    String headRef;
+
+    @Option(names = "--base-sha", required = true, description = "trunk before the merge")
+    String baseSha;
+
+    @Option(names = "--merge-sha", required = true, description = "the merge commit to deploy")
+    String mergeSha;
+
+    private final Map<String, String> environment;
+    private final PrintWriter out;
+
+    CreateDeployStack(Map<String, String> environment, PrintWriter out) {
+      this.environment = environment;
+      this.out = out;
+    }
+
+    @Override
+    public Integer call() {
+      MergedPullRequest merge =
+          new MergedPullRequest(repository, pullRequest, baseRef, headRef, baseSha, mergeSha);
+      return TaskWiring.fromEnvironment(environment, out).createDeployStack().run(merge);
+    }
+  }
+
+  @Command(
+      name = DeployFlow.TERRA_RUN,
+      mixinStandardHelpOptions = true,
+      description = "Plan or apply one execution of the deploy flow.")
+  static final class TerraRunCommand implements Callable<Integer> {
+    @Parameters(index = "0", description = "plan or apply")
+    String mode;
+
+    private final Map<String, String> environment;
+    private final PrintWriter out;
+
+    TerraRunCommand(Map<String, String> environment, PrintWriter out) {
+      this.environment = environment;
+      this.out = out;
+    }
+
+    @Override
+    public Integer call() {
+      long executionId;
+      try {
+        executionId = Long.parseLong(environment.getOrDefault(DeployFlow.EXECUTION_ID_ENV, ""));
+      } catch (NumberFormatException e) {
+        throw new LivegateException(DeployFlow.EXECUTION_ID_ENV + " must be an execution id");
+      }
+      TerraRunJob job = TaskWiring.fromEnvironment(environment, out).terraRun();
+      if (mode.equals(DeployFlow.PLAN_MODE)) {
+        String token = environment.get(DeployFlow.TASK_TOKEN_ENV);
+        if (token == null || token.isBlank()) {
+          throw new LivegateException(DeployFlow.TASK_TOKEN_ENV + " is not set");
+        }
+        return job.plan(executionId, token);
+      }
+      if (mode.equals(DeployFlow.APPLY_MODE)) {
+        return job.apply(executionId);
+      }
+      throw new LivegateException("terra-run runs plan or apply, not " + mode);
+    }
+  }
+}

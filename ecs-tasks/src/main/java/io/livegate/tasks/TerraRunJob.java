@@ -1,0 +1,154 @@
+package io.livegate.tasks;
+
+import io.livegate.cli.process.TerraRun;
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStore;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.ExecutionStore;
+import io.livegate.core.flow.FlowState;
+import io.livegate.core.runner.CommandRunner;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.lambdas.aws.PlanArtifacts;
+import io.livegate.lambdas.aws.SfnTaskTokens;
+import io.livegate.statemachine.DeployFlow;
+import io.livegate.statemachine.PlanResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * terra-run: one execution's Plan or Apply inside the deploy flow. The execution record in the
+ * metadb says what to run (its argv commands, roles and the merge commit); the flow passes only its
+ * id, and for Plan the task token to answer.
+ */
+public final class TerraRunJob {
+  private final DeploymentStore deployments;
+  private final ExecutionStore executions;
+  private final PlanArtifacts artifacts;
+  private final SfnTaskTokens tokens;
+  private final Checkout checkout;
+  private final CommandRunner runner;
+  private final RunnerKind kind;
+  private final Path workspace;
+  private final Map<String, String> environment;
+  private final String logUrl;
+  private final Consumer<String> log;
+  private final Clock clock;
+
+  /**
+   * @param workspace where the repository is checked out; it persists between Plan and Apply only
+   *     when the runtime keeps it (tests do; a task gets a fresh one, with state in its backend)
+   * @param environment the environment of terraform or terragrunt
+   */
+  public TerraRunJob(
+      DeploymentStore deployments,
+      ExecutionStore executions,
+      PlanArtifacts artifacts,
+      SfnTaskTokens tokens,
+      Checkout checkout,
+      CommandRunner runner,
+      RunnerKind kind,
+      Path workspace,
+      Map<String, String> environment,
+      String logUrl,
+      Consumer<String> log,
+      Clock clock) {
+    this.deployments = deployments;
+    this.executions = executions;
+    this.artifacts = artifacts;
+    this.tokens = tokens;
+    this.checkout = checkout;
+    this.runner = runner;
+    this.kind = kind;
+    this.workspace = workspace;
+    this.environment = Map.copyOf(environment);
+    this.logUrl = logUrl;
+    this.log = log;
+    this.clock = clock;
+  }
+
+  /** Plans and answers the task token; the exit code is for the log, the token is the result. */
+  public int plan(long executionId, String taskToken) {
+    Optional<Execution> found = running(executionId);
+    if (found.isEmpty()) {
+      tokens.fail(taskToken, "livegate.NotRunning", "execution " + executionId + " is not running");
+      return 1;
+    }
+    Execution execution = found.get();
+    try {
+      executions.enterFlowState(executionId, FlowState.PLAN.stateName(), null, clock.instant());
+      TerraRun terraRun = terraRun(execution);
+      TerraRun.Step<TerraRun.Plan> planned = terraRun.plan(execution);
+      if (planned.error() != null) {
+        log.accept("[" + execution.unit() + "] plan failed: " + planned.error());
+        tokens.fail(taskToken, DeployFlow.PLAN_FAILED_ERROR, planned.error());
+        return 1;
+      }
+      TerraRun.Plan plan = planned.value();
+      String key = PlanArtifacts.key(execution.deploymentId(), execution.name());
+      artifacts.upload(key, plan.file(), plan.text());
+      executions.recordPlan(executionId, key, plan.sha256(), plan.summary());
+      tokens.succeed(
+          taskToken, new PlanResult(key, plan.sha256(), plan.summary(), logUrl).toJson());
+      log.accept("[" + execution.unit() + "] planned " + key + " (" + plan.sha256() + ")");
+      return 0;
+    } catch (RuntimeException e) {
+      log.accept("[" + execution.unit() + "] " + e.getMessage());
+      tokens.fail(taskToken, DeployFlow.TRANSIENT_ERROR, String.valueOf(e.getMessage()));
+      return 1;
+    }
+  }
+
+  /** Applies the approved plan; a non-zero exit fails the flow's Apply. */
+  public int apply(long executionId) {
+    Optional<Execution> found = running(executionId);
+    if (found.isEmpty()) {
+      log.accept("execution " + executionId + " is not running; nothing applied");
+      return 1;
+    }
+    Execution execution = found.get();
+    if (execution.planArtifact() == null || execution.planSha256() == null) {
+      log.accept("[" + execution.unit() + "] has no recorded plan; nothing applied");
+      return 1;
+    }
+    executions.enterFlowState(executionId, FlowState.APPLY.stateName(), null, clock.instant());
+    TerraRun terraRun = terraRun(execution);
+    artifacts.download(execution.planArtifact(), terraRun.planFile(execution));
+    Set<String> newProviders = Set.copyOf(execution.planSummary().newProviders());
+    TerraRun.Step<List<String>> applied = terraRun.apply(execution, newProviders);
+    if (applied.error() == null) {
+      executions.recordNewResources(executionId, applied.value());
+      log.accept("[" + execution.unit() + "] applied");
+      return 0;
+    }
+    // What the apply created before it failed is in the state: recorded, the rollback destroys it.
+    executions.recordNewResources(executionId, terraRun.newResources(execution, newProviders));
+    log.accept("[" + execution.unit() + "] apply failed: " + applied.error());
+    return 1;
+  }
+
+  private Optional<Execution> running(long executionId) {
+    return executions.find(executionId).filter(e -> e.status() == ExecutionStatus.RUNNING);
+  }
+
+  private TerraRun terraRun(Execution execution) {
+    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
+    Path root =
+        checkout.at(workspace.resolve("repository"), deployment.pullRequest().mergeCommit());
+    Path plans = workspace.resolve("plans");
+    try {
+      Files.createDirectories(plans);
+    } catch (IOException e) {
+      throw new LivegateException("cannot create " + plans + ": " + e.getMessage(), e);
+    }
+    return new TerraRun(runner, kind, root, plans, environment);
+  }
+}

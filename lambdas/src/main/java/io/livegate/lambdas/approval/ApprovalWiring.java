@@ -1,0 +1,129 @@
+package io.livegate.lambdas.approval;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.CastVote;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.flow.RequestVotes;
+import io.livegate.core.flow.VoteDesk;
+import io.livegate.core.flow.VoteLinks;
+import io.livegate.lambdas.aws.AwsClients;
+import io.livegate.lambdas.aws.AwsSettings;
+import io.livegate.lambdas.aws.Env;
+import io.livegate.lambdas.aws.MetadbSource;
+import io.livegate.lambdas.aws.PlanArtifacts;
+import io.livegate.lambdas.aws.Secrets;
+import io.livegate.lambdas.aws.SesMailer;
+import io.livegate.lambdas.aws.SfnTaskTokens;
+import io.livegate.lambdas.trigger.TriggerWiring;
+import io.livegate.sql.Metadb;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sesv2.SesV2Client;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The composition root of approval-request and approval-response: the only place that reads their
+ * environment.
+ *
+ * <ul>
+ *   <li>{@value #VOTE_BASE_URL}: approval-response's Function URL, without a trailing slash;
+ *   <li>{@value #VOTE_KEY_SECRET}: the Secrets Manager secret that holds the vote-link signing key
+ *       (at least 32 characters);
+ *   <li>{@value #MAIL_FROM}: the SES identity that sends the mail;
+ *   <li>{@value #PLAN_BUCKET}: the artifact bucket, for the plan text on the confirm page;
+ *   <li>{@value #SKIP_EMPTY}: true to skip the vote on plans without changes (default false);
+ *   <li>{@code LIVEGATE_APPROVAL_TIMEOUT}: how long links stay valid, as the trigger's vote
+ *       timeout;
+ *   <li>the metadb's, see {@link MetadbSource}, and {@code AWS_REGION}.
+ * </ul>
+ *
+ * The signing key is fetched on first use, not while the Lambda initialises.
+ */
+public final class ApprovalWiring {
+  public static final String VOTE_BASE_URL = "LIVEGATE_VOTE_BASE_URL";
+  public static final String VOTE_KEY_SECRET = "LIVEGATE_VOTE_KEY_SECRET_ARN";
+  public static final String MAIL_FROM = "LIVEGATE_MAIL_FROM";
+  public static final String PLAN_BUCKET = "LIVEGATE_PLAN_BUCKET";
+  public static final String SKIP_EMPTY = "LIVEGATE_SKIP_EMPTY";
+
+  private final Supplier<RequestVotes> requestVotes;
+  private final Supplier<ApprovalResponseHandler.Parts> responseParts;
+
+  private ApprovalWiring(
+      Supplier<RequestVotes> requestVotes, Supplier<ApprovalResponseHandler.Parts> responseParts) {
+    this.requestVotes = requestVotes;
+    this.responseParts = responseParts;
+  }
+
+  public static ApprovalWiring fromEnvironment(Map<String, String> environment) {
+    AwsSettings aws = AwsSettings.from(environment);
+    Clock clock = Clock.systemUTC();
+    Secrets secrets = new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws));
+    Metadb metadb = MetadbSource.connect(environment, secrets);
+    Duration linkLifetime =
+        Env.duration(
+            environment, TriggerWiring.APPROVAL_TIMEOUT, TriggerWiring.DEFAULT_APPROVAL_TIMEOUT);
+    SfnTaskTokens flows = new SfnTaskTokens(AwsClients.build(SfnClient.builder(), aws));
+    String keySecret = Env.required(environment, VOTE_KEY_SECRET);
+    Supplier<VoteLinks> links =
+        Secrets.memoize(() -> voteLinks(secrets.text(keySecret), keySecret));
+    Supplier<RequestVotes> requestVotes =
+        Secrets.memoize(
+            () ->
+                new RequestVotes(
+                    metadb.executions(),
+                    metadb.deployments(),
+                    links.get(),
+                    new SesMailer(
+                        AwsClients.build(SesV2Client.builder(), aws),
+                        Env.required(environment, MAIL_FROM)),
+                    flows,
+                    new RequestVotes.Settings(
+                        Env.required(environment, VOTE_BASE_URL),
+                        linkLifetime,
+                        Env.flag(environment, SKIP_EMPTY)),
+                    clock));
+    Supplier<ApprovalResponseHandler.Parts> responseParts =
+        Secrets.memoize(
+            () -> {
+              PlanArtifacts plans =
+                  new PlanArtifacts(
+                      AwsClients.build(S3Client.builder(), aws),
+                      Env.required(environment, PLAN_BUCKET));
+              return new ApprovalResponseHandler.Parts(
+                  new VoteDesk(
+                      links.get(),
+                      new CastVote(metadb.votes(), clock),
+                      metadb.executions(),
+                      (Execution execution) ->
+                          execution.planArtifact() == null
+                              ? "(not planned yet)"
+                              : plans.text(execution.planArtifact()),
+                      clock),
+                  metadb.executions(),
+                  flows);
+            });
+    return new ApprovalWiring(requestVotes, responseParts);
+  }
+
+  public RequestVotes requestVotes() {
+    return requestVotes.get();
+  }
+
+  public ApprovalResponseHandler.Parts responseParts() {
+    return responseParts.get();
+  }
+
+  static VoteLinks voteLinks(String key, String secret) {
+    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length < 32) {
+      throw new LivegateException("the vote-link key in " + secret + " is shorter than 32 bytes");
+    }
+    return new VoteLinks(bytes);
+  }
+}

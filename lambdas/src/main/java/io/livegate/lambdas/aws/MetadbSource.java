@@ -1,0 +1,90 @@
+package io.livegate.lambdas.aws;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariDataSource;
+import io.livegate.core.LivegateException;
+import io.livegate.sql.Metadb;
+import java.io.IOException;
+import java.util.Map;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+
+/**
+ * The metadb of an AWS entry point. The URL comes from {@value #URL}; the credentials from the
+ * Secrets Manager secret {@value #SECRET} (the JSON that RDS generates, with username and password)
+ * or, for tests, {@value #USER} and {@value #PASSWORD}. The pool is small and starts empty: it
+ * connects on the first query, never while a Lambda initialises, so a SnapStart snapshot holds no
+ * connection that would be stale when restored.
+ */
+public final class MetadbSource {
+  public static final String URL = "LIVEGATE_DB_URL";
+  public static final String SECRET = "LIVEGATE_DB_SECRET_ARN";
+  public static final String USER = "LIVEGATE_DB_USER";
+  public static final String PASSWORD = "LIVEGATE_DB_PASSWORD";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private MetadbSource() {}
+
+  public static Metadb connect(Map<String, String> environment, Secrets secrets) {
+    String url = Env.required(environment, URL);
+    String secret = environment.get(SECRET);
+    Supplier<String[]> credentials;
+    if (secret != null && !secret.isBlank()) {
+      credentials =
+          () -> {
+            JsonNode node = parse(secrets.text(secret), secret);
+            return new String[] {node.get("username").asText(), node.get("password").asText()};
+          };
+    } else {
+      String user = Env.required(environment, USER);
+      String password = Env.optional(environment, PASSWORD, "");
+      credentials = () -> new String[] {user, password};
+    }
+    return Metadb.connect(new LazyPool(url, credentials));
+  }
+
+  /** A pool that is built, with its credentials, on the first connection anybody asks for. */
+  private static final class LazyPool extends DataSourceAdapter {
+    private final String url;
+    private final Supplier<String[]> credentials;
+    private HikariDataSource pool;
+
+    LazyPool(String url, Supplier<String[]> credentials) {
+      this.url = url;
+      this.credentials = credentials;
+    }
+
+    @Override
+    protected synchronized DataSource delegate() {
+      if (pool == null) {
+        String[] userAndPassword = credentials.get();
+        HikariDataSource created = new HikariDataSource();
+        created.setJdbcUrl(url);
+        created.setUsername(userAndPassword[0]);
+        created.setPassword(userAndPassword[1]);
+        created.setMaximumPoolSize(2);
+        created.setMinimumIdle(0);
+        created.setConnectionTimeout(5_000);
+        created.setPoolName("livegate-metadb");
+        pool = created;
+      }
+      return pool;
+    }
+  }
+
+  private static JsonNode parse(String text, String secret) {
+    try {
+      JsonNode node = JSON.readTree(text);
+      if (node == null
+          || !node.path("username").isTextual()
+          || !node.path("password").isTextual()) {
+        throw new LivegateException("the secret " + secret + " has no username and password");
+      }
+      return node;
+    } catch (IOException e) {
+      throw new LivegateException("the secret " + secret + " is not JSON");
+    }
+  }
+}

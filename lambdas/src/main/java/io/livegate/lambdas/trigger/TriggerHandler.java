@@ -1,0 +1,93 @@
+package io.livegate.lambdas.trigger;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.AdvanceDeployment;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.lambdas.Handlers;
+import io.livegate.statemachine.FlowOutput;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.function.Supplier;
+
+/**
+ * The trigger Lambda. It takes two events:
+ *
+ * <ul>
+ *   <li>{@code {"deploymentCreated": 12}}, invoked by create-deploy-stack: start the ready flows;
+ *   <li>EventBridge's "Step Functions Execution Status Change" for the deploy flow: record the
+ *       outcome ({@code SUCCEEDED} carries it in the output; {@code FAILED}, {@code TIMED_OUT} and
+ *       {@code ABORTED} are failures), then start what became ready.
+ * </ul>
+ *
+ * Any other event is answered as ignored. A malformed event is an error, so EventBridge retries it
+ * and, in the end, it lands in the rule's dead-letter queue rather than being lost.
+ */
+public final class TriggerHandler implements RequestStreamHandler {
+  public static final String DEPLOYMENT_CREATED = "deploymentCreated";
+  static final String STATUS_CHANGE = "Step Functions Execution Status Change";
+
+  private final Supplier<AdvanceDeployment> advance;
+
+  /** The Lambda runtime's constructor: wires from the environment. */
+  public TriggerHandler() {
+    this(TriggerWiring.fromEnvironment(System.getenv())::advance);
+  }
+
+  public TriggerHandler(Supplier<AdvanceDeployment> advance) {
+    this.advance = advance;
+  }
+
+  @Override
+  public void handleRequest(InputStream input, OutputStream output, Context context)
+      throws IOException {
+    ObjectNode answer = Handlers.JSON.createObjectNode();
+    answer.put("message", handle(Handlers.read(input, "the trigger event")));
+    Handlers.write(output, answer);
+    if (context != null) {
+      context.getLogger().log(answer.get("message").asText() + "\n");
+    }
+  }
+
+  /** Handles one event and says what it did. */
+  public String handle(JsonNode event) {
+    if (event.has(DEPLOYMENT_CREATED)) {
+      JsonNode id = event.get(DEPLOYMENT_CREATED);
+      if (!id.isIntegralNumber()) {
+        throw new LivegateException("deploymentCreated must be a deployment id, not " + id);
+      }
+      return advance.get().created(id.asLong()).message();
+    }
+    if (!STATUS_CHANGE.equals(event.path("detail-type").asText())) {
+      return "ignored: not a deployment or a Step Functions status change";
+    }
+    JsonNode detail = event.path("detail");
+    String name = detail.path("name").asText("");
+    String status = detail.path("status").asText("");
+    if (name.isEmpty() || status.isEmpty()) {
+      throw new LivegateException("the status change names no execution or status: " + detail);
+    }
+    ExecutionStatus outcome;
+    switch (status) {
+      case "SUCCEEDED" -> outcome = FlowOutput.fromJson(detail.path("output").asText()).status();
+      case "FAILED", "TIMED_OUT", "ABORTED" -> outcome = ExecutionStatus.FAILED;
+      default -> {
+        return "ignored: " + name + " is " + status;
+      }
+    }
+    AdvanceDeployment.Advanced advanced = advance.get().flowEnded(name, outcome);
+    return name
+        + " "
+        + status
+        + ": "
+        + advanced.message()
+        + "; started "
+        + advanced.started().size()
+        + ", stopped "
+        + advanced.stopped().size();
+  }
+}
