@@ -1,0 +1,382 @@
+package io.livegate.tests.moto;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ec2.model.Filter;
+import software.amazon.awssdk.services.ecs.EcsClient;
+import software.amazon.awssdk.services.ecs.model.ContainerOverride;
+import software.amazon.awssdk.services.ecs.model.DesiredStatus;
+import software.amazon.awssdk.services.ecs.model.KeyValuePair;
+import software.amazon.awssdk.services.ecs.model.Task;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * One moto_server per test class, started by {@code src/test/python/moto_launcher.py} with Step
+ * Functions executing the ASL. Register it with {@code @RegisterExtension static final MotoServer
+ * MOTO = new MotoServer();} and build SDK clients with {@link #client}.
+ *
+ * <p>ECS tasks never run their containers in moto, and a task stays RUNNING until it is stopped, so
+ * a test plays the container's part: it reads the task's environment overrides ({@link
+ * #taskEnvironment}), for example a task token, and ends the task with an exit code ({@link
+ * #stopTask}).
+ *
+ * <p>The server's output goes to {@code target/moto/<test class>.log}; the tail of that log is
+ * added to every failure of a test in the class.
+ */
+public final class MotoServer
+    implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
+  private static final Path LAUNCHER =
+      Path.of("src", "test", "python", "moto_launcher.py").toAbsolutePath();
+
+  /** The stopped reason that moto_launcher.py reads as the exit code of the task's containers. */
+  private static final String EXIT_CODE_REASON = "livegate-test exit code ";
+
+  private static final Path LOGS = Path.of("target", "moto").toAbsolutePath();
+  private static final Region REGION = Region.US_EAST_1;
+  private static final StaticCredentialsProvider CREDENTIALS =
+      StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing"));
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration AWAIT_TIMEOUT = Duration.ofSeconds(20);
+  private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
+  private static final int LOG_TAIL_LINES = 40;
+
+  /** A werkzeug access-log line of a 2xx or 3xx answer, left out of the log tail. */
+  private static final Pattern SUCCESSFUL_REQUEST =
+      Pattern.compile("^\\S+ - - \\[[^\\]]*\\] \".*\" [23]\\d\\d -$");
+
+  private static final String INSTALL_HINT =
+      "the moto suites need python3 on PATH with moto[server] 5.2.1 (pip install"
+          + " 'moto[server]==5.2.1')";
+
+  /** The default VPC's subnet and security group, for an awsvpc task's network configuration. */
+  public record Network(String subnetId, String securityGroupId) {}
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  private Process server;
+  private Path log;
+  private URI endpoint;
+  private SdkHttpClient sdkHttp;
+  private EcsClient ecs;
+  private Ec2Client ec2;
+  private SfnClient sfn;
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws IOException, InterruptedException {
+    if (!Files.isRegularFile(LAUNCHER)) {
+      throw new IllegalStateException(
+          "no moto launcher at " + LAUNCHER + "; run the tests from the tests module directory");
+    }
+    Files.createDirectories(LOGS);
+    log = LOGS.resolve(context.getRequiredTestClass().getSimpleName() + ".log");
+    int port = freePort();
+    endpoint = URI.create("http://127.0.0.1:" + port);
+    ProcessBuilder launch =
+        new ProcessBuilder(
+                "python3", LAUNCHER.toString(), "-H", "127.0.0.1", "-p", String.valueOf(port))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    launch.environment().put("PYTHONUNBUFFERED", "1");
+    try {
+      server = launch.start();
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "cannot start python3 (" + e.getMessage() + "): " + INSTALL_HINT, e);
+    }
+    awaitAnswer();
+    sdkHttp = Apache5HttpClient.builder().build();
+    ecs = client(EcsClient.builder());
+    ec2 = client(Ec2Client.builder());
+    sfn = client(SfnClient.builder());
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    if (sdkHttp != null) {
+      sfn.close();
+      ec2.close();
+      ecs.close();
+      sdkHttp.close();
+    }
+    if (server != null) {
+      stopProcessTree();
+    }
+  }
+
+  @Override
+  public void handleTestExecutionException(ExtensionContext context, Throwable failure)
+      throws Throwable {
+    failure.addSuppressed(new ServerLog(logTail()));
+    throw failure;
+  }
+
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  public Region region() {
+    return REGION;
+  }
+
+  public StaticCredentialsProvider credentials() {
+    return CREDENTIALS;
+  }
+
+  /** Builds a client of this server: its endpoint, region, test credentials and HTTP client. */
+  public <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C> C client(B builder) {
+    return builder
+        .endpointOverride(endpoint)
+        .region(REGION)
+        .credentialsProvider(CREDENTIALS)
+        .httpClient(sdkHttp)
+        .build();
+  }
+
+  /** Forgets every resource and execution ({@code POST /moto-api/reset}). */
+  public void reset() {
+    HttpRequest request =
+        HttpRequest.newBuilder(endpoint.resolve("/moto-api/reset"))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build();
+    try {
+      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException(
+            "moto reset answered " + response.statusCode() + ": " + response.body());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot reset moto at " + endpoint, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while resetting moto", e);
+    }
+  }
+
+  /** The default VPC's network; its ids change with every {@link #reset}. */
+  public Network network() {
+    String subnetId =
+        ec2.describeSubnets(request -> request.filters(filter("default-for-az", "true")))
+            .subnets()
+            .get(0)
+            .subnetId();
+    String vpcId =
+        ec2.describeVpcs(request -> request.filters(filter("is-default", "true")))
+            .vpcs()
+            .get(0)
+            .vpcId();
+    String securityGroupId =
+        ec2.describeSecurityGroups(
+                request ->
+                    request.filters(filter("group-name", "default"), filter("vpc-id", vpcId)))
+            .securityGroups()
+            .get(0)
+            .groupId();
+    return new Network(subnetId, securityGroupId);
+  }
+
+  /** The cluster's tasks whose desired status is RUNNING, described. */
+  public List<Task> runningTasks(String cluster) {
+    List<String> taskArns =
+        ecs.listTasks(request -> request.cluster(cluster).desiredStatus(DesiredStatus.RUNNING))
+            .taskArns();
+    if (taskArns.isEmpty()) {
+      return List.of();
+    }
+    return ecs.describeTasks(request -> request.cluster(cluster).tasks(taskArns)).tasks();
+  }
+
+  /** Waits until the cluster runs a task and answers it; fails if it runs more than one. */
+  public Task awaitRunningTask(String cluster) {
+    return await(
+        "a running task in " + cluster,
+        () -> {
+          List<Task> running = runningTasks(cluster);
+          if (running.size() > 1) {
+            throw new AssertionError(
+                "expected one running task in " + cluster + ", found " + running.size());
+          }
+          return running.stream().findFirst();
+        });
+  }
+
+  /**
+   * The environment that the task's container overrides set, for example the task token that a
+   * {@code ecs:runTask.waitForTaskToken} state passes; all containers' overrides together.
+   */
+  public Map<String, String> taskEnvironment(String cluster, String taskArn) {
+    Task task =
+        ecs.describeTasks(request -> request.cluster(cluster).tasks(taskArn)).tasks().get(0);
+    return task.overrides().containerOverrides().stream()
+        .map(ContainerOverride::environment)
+        .flatMap(List::stream)
+        .collect(
+            Collectors.toMap(
+                KeyValuePair::name,
+                KeyValuePair::value,
+                (first, second) -> second,
+                LinkedHashMap::new));
+  }
+
+  /**
+   * Stops the task as if its essential container had exited with {@code exitCode}: the reason is
+   * {@code "livegate-test exit code <exitCode>"}, which the patched {@code ecs:runTask.sync}
+   * integration reads. A non-zero exit code fails the state with {@code States.TaskFailed}, so its
+   * Retry and Catch apply, as on AWS.
+   */
+  public void stopTask(String cluster, String taskArn, int exitCode) {
+    ecs.stopTask(
+        request -> request.cluster(cluster).task(taskArn).reason(EXIT_CODE_REASON + exitCode));
+  }
+
+  /** Waits until the execution is no longer RUNNING and answers its description. */
+  public DescribeExecutionResponse awaitExecutionEnd(String executionArn) {
+    return await(
+        "the end of execution " + executionArn,
+        () ->
+            Optional.of(sfn.describeExecution(request -> request.executionArn(executionArn)))
+                .filter(execution -> execution.status() != ExecutionStatus.RUNNING));
+  }
+
+  /** Polls {@code probe} until it answers a value, for at most 20 seconds. */
+  public <T> T await(String awaited, Supplier<Optional<T>> probe) {
+    Instant deadline = Instant.now().plus(AWAIT_TIMEOUT);
+    while (true) {
+      Optional<T> value = probe.get();
+      if (value.isPresent()) {
+        return value.get();
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new AssertionError("no " + awaited + " within " + AWAIT_TIMEOUT);
+      }
+      pause();
+    }
+  }
+
+  /** The last lines of the server's output. */
+  public String logTail() {
+    if (log == null || !Files.isRegularFile(log)) {
+      return "(no moto_server log)";
+    }
+    try {
+      List<String> lines =
+          Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+              .filter(line -> !SUCCESSFUL_REQUEST.matcher(line).matches())
+              .collect(Collectors.toList());
+      return "moto_server log "
+          + log
+          + ", last lines but successful requests:\n"
+          + String.join(
+              "\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+    } catch (IOException e) {
+      return "(cannot read " + log + ": " + e.getMessage() + ")";
+    }
+  }
+
+  private void awaitAnswer() throws InterruptedException {
+    HttpRequest probe = HttpRequest.newBuilder(endpoint.resolve("/moto-api/")).GET().build();
+    Instant deadline = Instant.now().plus(START_TIMEOUT);
+    while (Instant.now().isBefore(deadline)) {
+      if (!server.isAlive()) {
+        throw new IllegalStateException(
+            "moto_server exited with code "
+                + server.exitValue()
+                + " before answering on "
+                + endpoint
+                + "; "
+                + INSTALL_HINT
+                + "\n"
+                + logTail());
+      }
+      try {
+        if (http.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (ConnectException notListeningYet) {
+        // the server is still starting
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot probe moto_server at " + endpoint, e);
+      }
+      pause();
+    }
+    throw new IllegalStateException(
+        "moto_server did not answer on "
+            + endpoint
+            + " within "
+            + START_TIMEOUT
+            + "\n"
+            + logTail());
+  }
+
+  /** Stops python3 and what it started: pyenv's python3 shim runs the interpreter as a child. */
+  private void stopProcessTree() {
+    List<ProcessHandle> tree =
+        Stream.concat(server.descendants(), Stream.of(server.toHandle()))
+            .collect(Collectors.toList());
+    tree.forEach(ProcessHandle::destroy);
+    Instant deadline = Instant.now().plus(STOP_TIMEOUT);
+    while (tree.stream().anyMatch(ProcessHandle::isAlive) && Instant.now().isBefore(deadline)) {
+      pause();
+    }
+    tree.forEach(ProcessHandle::destroyForcibly);
+  }
+
+  private static Filter filter(String name, String value) {
+    return Filter.builder().name(name).values(value).build();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(POLL_INTERVAL.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while polling moto", e);
+    }
+  }
+
+  /** Carries the server log's tail on a failed test, as a suppressed exception. */
+  private static final class ServerLog extends RuntimeException {
+    ServerLog(String tail) {
+      super(tail, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,185 @@
+"""Starts moto_server 5.2.1 with Step Functions executing the ASL, patched for livegate.
+
+Usage: python3 moto_launcher.py -p PORT [any other moto_server option]
+
+The JUnit extension io.livegate.tests.moto.MotoServer runs this file; it can also be run by hand.
+
+Exit-code convention. ECS tasks never run their containers in moto, so a test plays the
+container's part, and moto has no API to set a container's exit code. A test ends a task with
+StopTask(reason="livegate-test exit code N"); patch 3 reads N as the exit code of every container
+of the task, as if the essential container had exited with N. A stopped task whose reason does not
+follow the convention counts as exit code 0.
+"""
+
+import copy
+import os
+import re
+import sys
+
+import moto
+
+if moto.__version__ != "5.2.1":
+    sys.exit(f"moto_launcher.py patches moto 5.2.1, found moto {moto.__version__}")
+
+import botocore.session
+from moto.core.config import default_user_config
+from moto.core.responses import EmptyResult
+from moto.moto_api import state_manager
+from moto.moto_api._internal import mock_random
+from moto.server import main
+from moto.stepfunctions.models import StateMachineInstance
+from moto.stepfunctions.parser.api import HistoryEventType, TaskFailedEventDetails
+from moto.stepfunctions.parser.asl.component.common.error_name.failure_event import (
+    FailureEvent,
+    FailureEventException,
+)
+from moto.stepfunctions.parser.asl.component.common.error_name.states_error_name import (
+    StatesErrorName,
+)
+from moto.stepfunctions.parser.asl.component.common.error_name.states_error_name_type import (
+    StatesErrorNameType,
+)
+from moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_ecs import (
+    StateTaskServiceEcs,
+)
+from moto.stepfunctions.parser.asl.eval.event.event_detail import EventDetails
+from moto.stepfunctions.parser.asl.utils.encoding import to_json_str
+from moto.stepfunctions.parser.models import StepFunctionsParserBackend
+from moto.stepfunctions.responses import StepFunctionResponse
+
+EXIT_CODE_REASON = re.compile(r"livegate-test exit code (-?\d+)")
+
+_ECS_MODEL = botocore.session.get_session().get_service_model("ecs")
+_ECS_OPERATIONS = {
+    botocore.xform_name(operation): operation for operation in _ECS_MODEL.operation_names
+}
+
+
+def _ecs_operation(service_task, service_action_name):
+    return _ECS_MODEL.operation_model(
+        _ECS_OPERATIONS[service_task._get_boto_service_action(service_action_name)]
+    )
+
+
+# Patch 1. moto 5.2.1 stubs out StateTaskService._normalise_parameters/_normalise_response, so the
+# ECS integration sends the ASL's PascalCase parameters (Cluster, TaskDefinition...) to boto, whose
+# JSON serializer fails with KeyError: 'Cluster', and reads "Tasks" from a camelCase response.
+# Map both through the ECS API shapes, with the converters moto already has.
+def _normalise_ecs_parameters(
+    self, parameters, boto_service_name=None, service_action_name=None
+):
+    self._to_boto_request(parameters, _ecs_operation(self, service_action_name).input_shape)
+
+
+def _normalise_ecs_response(
+    self, response, boto_service_name=None, service_action_name=None
+):
+    self._from_boto_response(response, _ecs_operation(self, service_action_name).output_shape)
+
+
+StateTaskServiceEcs._normalise_parameters = _normalise_ecs_parameters
+StateTaskServiceEcs._normalise_response = _normalise_ecs_response
+
+
+# Patch 2. moto 5.2.1 deep-copies the state machine on every StartExecution, with its list of
+# executions, whose worker threads hold an RLock: every execution after the first fails with
+# "cannot pickle '_thread.RLock' object". The copy needs the definition, not the executions.
+def _deepcopy_without_executions(self, memo):
+    clone = copy.copy(self)
+    memo[id(self)] = clone
+    for name, value in vars(self).items():
+        setattr(clone, name, [] if name == "executions" else copy.deepcopy(value, memo))
+    return clone
+
+
+StateMachineInstance.__deepcopy__ = _deepcopy_without_executions
+
+
+# Patch 3. moto 5.2.1's ecs:runTask.sync resolver succeeds as soon as the task is STOPPED and never
+# looks at an exit code. On AWS a task whose essential container exits non-zero fails the state
+# with States.TaskFailed and the task description as the cause. Apply the exit-code convention
+# described at the top of this file.
+_build_ecs_sync_resolver = StateTaskServiceEcs._build_sync_resolver
+
+
+def _build_ecs_sync_resolver_with_exit_code(self, env, *args, **kwargs):
+    resolve_stopped_task = _build_ecs_sync_resolver(self, env, *args, **kwargs)
+
+    def resolve():
+        task = resolve_stopped_task()
+        if task is None:
+            return None
+        reason = EXIT_CODE_REASON.search(task.get("StoppedReason", ""))
+        exit_code = int(reason.group(1)) if reason else 0
+        for container in task.get("Containers", []):
+            container["ExitCode"] = exit_code
+        if exit_code == 0:
+            return task
+        error = StatesErrorNameType.StatesTaskFailed
+        raise FailureEventException(
+            FailureEvent(
+                env=env,
+                error_name=StatesErrorName(typ=error),
+                event_type=HistoryEventType.TaskFailed,
+                event_details=EventDetails(
+                    taskFailedEventDetails=TaskFailedEventDetails(
+                        resource=self._get_sfn_resource(),
+                        resourceType=self._get_sfn_resource_type(),
+                        error=error.to_name(),
+                        cause=to_json_str(task),
+                    )
+                ),
+            )
+        )
+
+    return resolve
+
+
+StateTaskServiceEcs._build_sync_resolver = _build_ecs_sync_resolver_with_exit_code
+
+
+# Patch 4. With execute_state_machine on, moto 5.2.1 names an execution started without a name
+# "None", so the second unnamed StartExecution returns the first execution or fails with
+# ExecutionAlreadyExists. AWS generates a UUID, as moto does with execution turned off.
+_start_execution = StepFunctionsParserBackend.start_execution
+
+
+def _start_execution_with_generated_name(
+    self, state_machine_arn, name=None, execution_input=None, trace_header=None
+):
+    return _start_execution(
+        self,
+        state_machine_arn,
+        name or str(mock_random.uuid4()),
+        execution_input,
+        trace_header,
+    )
+
+
+StepFunctionsParserBackend.start_execution = _start_execution_with_generated_name
+
+
+# Patch 5. moto 5.2.1's SendTaskFailure handler passes the error but drops the cause, so a Catch
+# sees no Cause. Pass both, as AWS does.
+def _send_task_failure_with_cause(self):
+    self.stepfunction_backend.send_task_failure(
+        self._get_param("taskToken"),
+        error=self._get_param("error"),
+        cause=self._get_param("cause"),
+    )
+    return EmptyResult()
+
+
+StepFunctionResponse.send_task_failure = _send_task_failure_with_cause
+
+
+if __name__ == "__main__":
+    default_user_config["stepfunctions"] = {"execute_state_machine": True}
+    # moto moves a task one step towards STOPPED each time it is described, so a .sync state that
+    # polls DescribeTasks would end its task within seconds. A task here runs until StopTask, as on
+    # AWS it runs until its essential container exits.
+    state_manager.set_transition("ecs::task", {"progression": "manual", "times": sys.maxsize})
+    arguments = sys.argv[1:]
+    # Step Functions calls ECS, SNS and the other services through localhost:$MOTO_PORT.
+    os.environ["MOTO_PORT"] = arguments[arguments.index("-p") + 1]
+    main(arguments)
