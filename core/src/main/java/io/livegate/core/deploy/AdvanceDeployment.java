@@ -19,6 +19,7 @@ public final class AdvanceDeployment {
   private final ExecutionStore executions;
   private final ReleaseReadyExecutions release;
   private final RecordOutcome outcomes;
+  private final StartNextDeployment startNext;
   private final FlowLauncher flows;
   private final MergeLock lock;
 
@@ -27,12 +28,14 @@ public final class AdvanceDeployment {
       ExecutionStore executions,
       ReleaseReadyExecutions release,
       RecordOutcome outcomes,
+      StartNextDeployment startNext,
       FlowLauncher flows,
       MergeLock lock) {
     this.deployments = deployments;
     this.executions = executions;
     this.release = release;
     this.outcomes = outcomes;
+    this.startNext = startNext;
     this.flows = flows;
     this.lock = lock;
   }
@@ -95,12 +98,14 @@ public final class AdvanceDeployment {
     Optional<Long> next = Optional.empty();
     if (deployment.status().isFinished()) {
       lock.release(deployment.pullRequest());
+      // When healing, the first call may have died after finishing the deployment and before
+      // starting the next one, so the queue is tried again; else the lock holder is found.
       Optional<Deployment> active =
           result.next().isPresent() || !healing
               ? result.next()
-              : deployments.list(deployment.pullRequest().repository()).stream()
-                  .filter(d -> d.status() == DeploymentStatus.RUNNING)
-                  .findFirst();
+              : startNext
+                  .startNext(deployment.pullRequest().repository())
+                  .or(() -> holderOfTheLock(deployment.pullRequest().repository()));
       if (active.isPresent()) {
         next = Optional.of(active.get().id());
         lock.acquire(active.get().pullRequest());
@@ -109,6 +114,13 @@ public final class AdvanceDeployment {
     }
     started.forEach(flows::start);
     return new Advanced(result.message(), started, result.toStop(), next);
+  }
+
+  /** The unfinished deployment of the repository that holds the metadb's lock, if any. */
+  private Optional<Deployment> holderOfTheLock(String repository) {
+    return deployments.list(repository).stream()
+        .filter(d -> d.status() != DeploymentStatus.QUEUED && !d.status().isFinished())
+        .findFirst();
   }
 
   /** The executions that became ready, and when healing those already running too. */

@@ -2,6 +2,7 @@ package io.livegate.lambdas.aws;
 
 import io.livegate.core.LivegateException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -23,8 +24,25 @@ public record AwsSettings(
 
   public static AwsSettings from(Map<String, String> environment) {
     String region = Env.required(environment, "AWS_REGION");
-    Optional<URI> endpoint = Optional.ofNullable(environment.get(ENDPOINT)).map(URI::create);
+    Optional<URI> endpoint =
+        Optional.ofNullable(environment.get(ENDPOINT))
+            .filter(value -> !value.isBlank())
+            .map(AwsSettings::endpoint);
     return new AwsSettings(Region.of(region), credentials(environment), endpoint);
+  }
+
+  private static URI endpoint(String value) {
+    URI uri;
+    try {
+      uri = new URI(value);
+    } catch (URISyntaxException e) {
+      uri = null;
+    }
+    if (uri == null || uri.getScheme() == null || uri.getHost() == null) {
+      throw new LivegateException(
+          ENDPOINT + " must be a URL such as http://localhost:5000, not " + value);
+    }
+    return uri;
   }
 
   private static AwsCredentialsProvider credentials(Map<String, String> environment) {

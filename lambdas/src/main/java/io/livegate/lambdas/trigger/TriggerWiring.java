@@ -79,6 +79,7 @@ public final class TriggerWiring {
             metadb.executions(),
             new ReleaseReadyExecutions(metadb.deployments(), metadb.executions(), clock),
             outcomes,
+            startNext,
             flows,
             lock));
   }
