@@ -4,6 +4,7 @@ import io.livegate.core.LivegateException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -45,7 +46,13 @@ public final class PlanArtifacts {
     }
   }
 
+  /** Downloads the plan to {@code planFile}, replacing a file left there (by Plan, or a retry). */
   public void download(String key, Path planFile) {
+    try {
+      Files.deleteIfExists(planFile);
+    } catch (IOException e) {
+      throw new LivegateException("cannot replace " + planFile + ": " + e.getMessage(), e);
+    }
     try {
       s3.getObject(
           request -> request.bucket(bucket).key(key), ResponseTransformer.toFile(planFile));
