@@ -452,6 +452,7 @@ class AwsDeployFlowTest {
                   FailurePolicy.ABORT_DEPENDENTS,
                   RunnerKind.TERRAFORM,
                   clock),
+              startNext,
               new SfnFlows(sfn, stateMachineArn, approvalTimeout),
               lock);
       trigger = new TriggerHandler(() -> advance);
