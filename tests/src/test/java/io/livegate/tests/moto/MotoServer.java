@@ -59,13 +59,10 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  */
 public final class MotoServer
     implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
-  private static final Path LAUNCHER =
-      Path.of("src", "test", "python", "moto_launcher.py").toAbsolutePath();
 
   /** The stopped reason that moto_launcher.py reads as the exit code of the task's containers. */
   private static final String EXIT_CODE_REASON = "livegate-test exit code ";
 
-  private static final Path LOGS = Path.of("target", "moto").toAbsolutePath();
   private static final Region REGION = Region.US_EAST_1;
   private static final StaticCredentialsProvider CREDENTIALS =
       StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing"));
@@ -87,6 +84,8 @@ public final class MotoServer
   public record Network(String subnetId, String securityGroupId) {}
 
   private final HttpClient http = HttpClient.newHttpClient();
+  private final Path launcher;
+  private final Path logs;
   private Process server;
   private Path log;
   private URI endpoint;
@@ -95,19 +94,36 @@ public final class MotoServer
   private Ec2Client ec2;
   private SfnClient sfn;
 
+  /** A server of the tests module in the working directory, as surefire runs it. */
+  public MotoServer() {
+    this(Path.of(""));
+  }
+
+  /** A server of the tests module in {@code moduleDir}, for a main run from elsewhere. */
+  public MotoServer(Path moduleDir) {
+    Path module = moduleDir.toAbsolutePath();
+    this.launcher = module.resolve(Path.of("src", "test", "python", "moto_launcher.py"));
+    this.logs = module.resolve(Path.of("target", "moto"));
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) throws IOException, InterruptedException {
-    if (!Files.isRegularFile(LAUNCHER)) {
+    start(context.getRequiredTestClass().getSimpleName());
+  }
+
+  /** Starts the server, logging to {@code target/moto/<name>.log}; {@link #stop} ends it. */
+  public void start(String name) throws IOException, InterruptedException {
+    if (!Files.isRegularFile(launcher)) {
       throw new IllegalStateException(
-          "no moto launcher at " + LAUNCHER + "; run the tests from the tests module directory");
+          "no moto launcher at " + launcher + "; run the tests from the tests module directory");
     }
-    Files.createDirectories(LOGS);
-    log = LOGS.resolve(context.getRequiredTestClass().getSimpleName() + ".log");
+    Files.createDirectories(logs);
+    log = logs.resolve(name + ".log");
     int port = freePort();
     endpoint = URI.create("http://127.0.0.1:" + port);
     ProcessBuilder launch =
         new ProcessBuilder(
-                "python3", LAUNCHER.toString(), "-H", "127.0.0.1", "-p", String.valueOf(port))
+                "python3", launcher.toString(), "-H", "127.0.0.1", "-p", String.valueOf(port))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     launch.environment().put("PYTHONUNBUFFERED", "1");
@@ -126,6 +142,11 @@ public final class MotoServer
 
   @Override
   public void afterAll(ExtensionContext context) {
+    stop();
+  }
+
+  /** Closes the clients and stops the server and what it started. */
+  public void stop() {
     if (sdkHttp != null) {
       sfn.close();
       ec2.close();
