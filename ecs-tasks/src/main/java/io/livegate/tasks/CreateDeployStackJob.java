@@ -6,70 +6,79 @@ import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Deployment;
-import io.livegate.core.deploy.MergeLock;
+import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.DeployStack;
 import io.livegate.core.scan.ScanCommand;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
-import java.util.function.LongConsumer;
 
 /**
- * create-deploy-stack: checks out the merge commit, scans the change set, stores the deployment
- * with its executions in one transaction, and tells the trigger. A failure at any step stores
- * nothing, posts a failed status and releases the merge lock, so the next merge is not blocked by a
- * scan that cannot succeed.
+ * create-deploy-stack: checks out the merge commit, scans the change set, stores it as the merge's
+ * deployment's executions in one transaction, and tells the trigger. The merge is queued first (the
+ * webhook receiver queued it already, in merge order; queuing is idempotent), so a failure has a
+ * deployment to report against: nothing of the stack is stored, a failed status is posted, and the
+ * trigger fails the deployment and passes the lock on, so the next merge is not blocked by a scan
+ * that cannot succeed.
  */
 public final class CreateDeployStackJob {
   public static final String STATUS_CONTEXT = "livegate/deploy";
 
+  private final DeploymentStore deployments;
   private final CreateDeployment create;
   private final Function<ScanCommand, DeployStack> scan;
   private final Checkout checkout;
   private final Accounts accounts;
   private final RunnerKind runner;
-  private final MergeLock lock;
   private final CommitStatusPublisher statuses;
-  private final LongConsumer deploymentCreated;
+  private final TriggerEvents trigger;
   private final Path workspace;
   private final String logUrl;
   private final ProgressListener progress;
+  private final Clock clock;
 
   /**
    * @param scan the graph scan or the plan scan
-   * @param deploymentCreated tells the trigger that a deployment started (a Lambda invoke on AWS)
    */
   public CreateDeployStackJob(
+      DeploymentStore deployments,
       CreateDeployment create,
       Function<ScanCommand, DeployStack> scan,
       Checkout checkout,
       Accounts accounts,
       RunnerKind runner,
-      MergeLock lock,
       CommitStatusPublisher statuses,
-      LongConsumer deploymentCreated,
+      TriggerEvents trigger,
       Path workspace,
       String logUrl,
-      ProgressListener progress) {
+      ProgressListener progress,
+      Clock clock) {
+    this.deployments = deployments;
     this.create = create;
     this.scan = scan;
     this.checkout = checkout;
     this.accounts = accounts;
     this.runner = runner;
-    this.lock = lock;
     this.statuses = statuses;
-    this.deploymentCreated = deploymentCreated;
+    this.trigger = trigger;
     this.workspace = workspace;
     this.logUrl = logUrl;
     this.progress = progress;
+    this.clock = clock;
   }
 
-  /** Runs the job; 0 when the deployment is stored, 1 when nothing was. */
+  /** Runs the job; 0 when the stack is stored, 1 when nothing was. */
   public int run(MergedPullRequest merge) {
     String sha = merge.mergeCommit();
+    Deployment queued;
+    try {
+      queued = deployments.enqueue(merge, clock.instant()).deployment();
+    } catch (RuntimeException e) {
+      return failed(merge, "cannot queue the merge: " + e.getMessage());
+    }
     try {
       Path root = checkout.at(workspace, sha);
       DeployStack stack =
@@ -85,19 +94,13 @@ public final class CreateDeployStackJob {
                   Runtime.getRuntime().availableProcessors()));
       CreateDeployment.Result result =
           create.create(new CreateDeploymentCommand(merge, stack, accounts, runner));
-      Deployment deployment = result.deployment();
-      Optional<Deployment> started = result.started();
-      String description =
-          "deployment "
-              + deployment.id()
-              + ": "
-              + stack.executions().size()
-              + " units"
-              + (started.isPresent() && started.get().id() == deployment.id() ? "" : ", queued");
-      if (started.isPresent()) {
-        lock.acquire(started.get().pullRequest());
-        deploymentCreated.accept(started.get().id());
-      }
+      long id = result.deployment().id();
+      trigger.deploymentCreated(id);
+      result
+          .started()
+          .filter(started -> started.id() != id)
+          .ifPresent(started -> trigger.deploymentCreated(started.id()));
+      String description = "deployment " + id + ": " + stack.executions().size() + " units";
       statuses.publish(
           merge.repository(),
           sha,
@@ -109,17 +112,21 @@ public final class CreateDeployStackJob {
       return 0;
     } catch (RuntimeException e) {
       String why = "no deployment stored: " + e.getMessage();
-      progress.progress(why);
-      statuses.publish(
-          merge.repository(),
-          sha,
-          STATUS_CONTEXT,
-          CommitStatusPublisher.State.FAILURE,
-          truncate(why),
-          logUrl);
-      lock.release(merge);
-      return 1;
+      trigger.scanFailed(queued.id(), why);
+      return failed(merge, why);
     }
+  }
+
+  private int failed(MergedPullRequest merge, String why) {
+    progress.progress(why);
+    statuses.publish(
+        merge.repository(),
+        merge.mergeCommit(),
+        STATUS_CONTEXT,
+        CommitStatusPublisher.State.FAILURE,
+        truncate(why),
+        logUrl);
+    return 1;
   }
 
   /** GitHub keeps at most 140 characters of a status description. */

@@ -5,6 +5,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.account.AccountsFile;
 import io.livegate.core.deploy.CreateDeployment;
+import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
@@ -16,9 +17,8 @@ import io.livegate.lambdas.aws.MetadbSource;
 import io.livegate.lambdas.aws.PlanArtifacts;
 import io.livegate.lambdas.aws.Secrets;
 import io.livegate.lambdas.aws.SfnTaskTokens;
-import io.livegate.lambdas.aws.SsmMergeLock;
+import io.livegate.lambdas.engine.EngineWiring;
 import io.livegate.lambdas.trigger.TriggerHandler;
-import io.livegate.lambdas.trigger.TriggerWiring;
 import io.livegate.sql.Metadb;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -27,13 +27,13 @@ import java.time.Clock;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvocationType;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
-import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * The tasks' composition root: the only place that reads their environment.
@@ -106,7 +106,16 @@ public final class TaskWiring {
     }
     LambdaClient lambda = AwsClients.build(LambdaClient.builder(), aws);
     String trigger = Env.required(environment, TRIGGER_FUNCTION);
+    Consumer<String> invoke =
+        payload ->
+            lambda.invoke(
+                request ->
+                    request
+                        .functionName(trigger)
+                        .invocationType(InvocationType.EVENT)
+                        .payload(SdkBytes.fromString(payload, StandardCharsets.UTF_8)));
     return new CreateDeployStackJob(
+        metadb.deployments(),
         new CreateDeployment(
             metadb.deployments(),
             new StartNextDeployment(metadb.deployments(), metadb.executions(), clock),
@@ -119,27 +128,22 @@ public final class TaskWiring {
         checkout(),
         accounts,
         runner,
-        new SsmMergeLock(
-            AwsClients.build(SsmClient.builder(), aws),
-            Env.required(environment, TriggerWiring.LOCK_PARAMETER)),
         new LoggedStatuses(out::println),
-        deploymentId ->
-            lambda.invoke(
-                request ->
-                    request
-                        .functionName(trigger)
-                        .invocationType(InvocationType.EVENT)
-                        .payload(
-                            SdkBytes.fromString(
-                                "{\""
-                                    + TriggerHandler.DEPLOYMENT_CREATED
-                                    + "\":"
-                                    + deploymentId
-                                    + "}",
-                                StandardCharsets.UTF_8))),
+        new TriggerEvents() {
+          @Override
+          public void deploymentCreated(long deploymentId) {
+            invoke.accept(TriggerHandler.deploymentCreated(deploymentId));
+          }
+
+          @Override
+          public void scanFailed(long deploymentId, String reason) {
+            invoke.accept(TriggerHandler.scanFailed(deploymentId, reason));
+          }
+        },
         Path.of(Env.optional(environment, WORKSPACE, "/tmp/livegate")).resolve("repository"),
         Env.optional(environment, LOG_URL, ""),
-        out::println);
+        out::println,
+        clock);
   }
 
   private Checkout checkout() {
@@ -151,12 +155,12 @@ public final class TaskWiring {
   }
 
   private RunnerKind runner() {
-    String value = Env.optional(environment, TriggerWiring.RUNNER, "terragrunt");
+    String value = Env.optional(environment, EngineWiring.RUNNER, "terragrunt");
     try {
       return RunnerKind.valueOf(value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new LivegateException(
-          TriggerWiring.RUNNER + " must be terragrunt or terraform, not " + value);
+          EngineWiring.RUNNER + " must be terragrunt or terraform, not " + value);
     }
   }
 }

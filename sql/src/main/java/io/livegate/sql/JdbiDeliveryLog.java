@@ -27,4 +27,14 @@ public final class JdbiDeliveryLog implements DeliveryLog {
                     .execute())
         == 1;
   }
+
+  @Override
+  public void forget(String deliveryId) {
+    jdbi.useHandle(
+        handle ->
+            handle
+                .createUpdate("DELETE FROM webhook_deliveries WHERE delivery_id = :id")
+                .bind("id", deliveryId)
+                .execute());
+  }
 }

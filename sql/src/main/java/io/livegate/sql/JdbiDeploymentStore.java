@@ -27,12 +27,21 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 public final class JdbiDeploymentStore implements DeploymentStore {
   private static final String COLUMNS =
       "id, repository, pr_number, base_ref, head_ref, base_commit, merge_commit,"
-          + " status, queue_position, created_at, started_at, finished_at";
+          + " status, queue_position, stack_stored, created_at, started_at, finished_at";
 
   private final Jdbi jdbi;
 
   JdbiDeploymentStore(Jdbi jdbi) {
     this.jdbi = jdbi;
+  }
+
+  @Override
+  public Created enqueue(MergedPullRequest pr, Instant now) {
+    return jdbi.inTransaction(
+        handle -> {
+          lockQueue(handle, pr.repository());
+          return insertOrFind(handle, pr, false, now);
+        });
   }
 
   @Override
@@ -44,37 +53,19 @@ public final class JdbiDeploymentStore implements DeploymentStore {
     return jdbi.inTransaction(
         handle -> {
           lockQueue(handle, pr.repository());
-          Optional<Long> inserted =
-              handle
-                  .createQuery(
-                      "INSERT INTO deployments (repository, pr_number, base_ref, head_ref,"
-                          + " base_commit, merge_commit, status, created_at) VALUES (:repository, :number, :baseRef, :headRef,"
-                          + " :baseCommit, :mergeCommit, 'queued', :now) ON CONFLICT ON CONSTRAINT deployments_one_per_merge"
-                          + " DO NOTHING RETURNING id")
-                  .bind("repository", pr.repository())
-                  .bind("number", pr.number())
-                  .bind("baseRef", pr.baseRef())
-                  .bind("headRef", pr.headRef())
-                  .bind("baseCommit", pr.baseCommit())
-                  .bind("mergeCommit", pr.mergeCommit())
-                  .bind("now", Timestamp.from(now))
-                  .mapTo(Long.class)
-                  .findOne();
-          if (inserted.isEmpty()) {
-            Deployment existing =
+          Created row = insertOrFind(handle, pr, true, now);
+          long id = row.deployment().id();
+          if (!row.created()) {
+            int claimed =
                 handle
-                    .createQuery(
-                        "SELECT "
-                            + COLUMNS
-                            + " FROM deployments"
-                            + " WHERE repository = :repository AND merge_commit = :mergeCommit")
-                    .bind("repository", pr.repository())
-                    .bind("mergeCommit", pr.mergeCommit())
-                    .map((rs, ctx) -> deployment(rs))
-                    .one();
-            return new Created(existing, false);
+                    .createUpdate(
+                        "UPDATE deployments SET stack_stored = true WHERE id = :id AND NOT stack_stored")
+                    .bind("id", id)
+                    .execute();
+            if (claimed == 0) {
+              return row;
+            }
           }
-          long id = inserted.get();
           insertExecutions(handle, id, executions, now);
           PreparedBatch accounts =
               handle.prepareBatch(
@@ -94,6 +85,42 @@ public final class JdbiDeploymentStore implements DeploymentStore {
           }
           return new Created(find(handle, id).orElseThrow(), true);
         });
+  }
+
+  /** Inserts the merge's deployment, queued, unless the merge has one already. */
+  private static Created insertOrFind(
+      Handle handle, MergedPullRequest pr, boolean stackStored, Instant now) {
+    Optional<Long> inserted =
+        handle
+            .createQuery(
+                "INSERT INTO deployments (repository, pr_number, base_ref, head_ref, base_commit,"
+                    + " merge_commit, status, stack_stored, created_at) VALUES (:repository, :number, :baseRef,"
+                    + " :headRef, :baseCommit, :mergeCommit, 'queued', :stackStored, :now) ON CONFLICT ON CONSTRAINT"
+                    + " deployments_one_per_merge DO NOTHING RETURNING id")
+            .bind("repository", pr.repository())
+            .bind("number", pr.number())
+            .bind("baseRef", pr.baseRef())
+            .bind("headRef", pr.headRef())
+            .bind("baseCommit", pr.baseCommit())
+            .bind("mergeCommit", pr.mergeCommit())
+            .bind("stackStored", stackStored)
+            .bind("now", Timestamp.from(now))
+            .mapTo(Long.class)
+            .findOne();
+    if (inserted.isPresent()) {
+      return new Created(find(handle, inserted.get()).orElseThrow(), true);
+    }
+    Deployment existing =
+        handle
+            .createQuery(
+                "SELECT "
+                    + COLUMNS
+                    + " FROM deployments WHERE repository = :repository AND merge_commit = :mergeCommit")
+            .bind("repository", pr.repository())
+            .bind("mergeCommit", pr.mergeCommit())
+            .map((rs, ctx) -> deployment(rs))
+            .one();
+    return new Created(existing, false);
   }
 
   /** Inserts executions and their edges; dependencies name units of the same phase. */
@@ -222,6 +249,21 @@ public final class JdbiDeploymentStore implements DeploymentStore {
   }
 
   @Override
+  public Optional<Deployment> lockHolder(String repository) {
+    return jdbi.withHandle(
+        handle ->
+            handle
+                .createQuery(
+                    "SELECT "
+                        + COLUMNS
+                        + " FROM deployments WHERE repository = :repository"
+                        + " AND status IN ('running', 'rolling_back', 'rollback_failed')")
+                .bind("repository", repository)
+                .map((rs, ctx) -> deployment(rs))
+                .findOne());
+  }
+
+  @Override
   public Optional<Deployment> startNext(String repository, Instant now) {
     return jdbi.inTransaction(
         handle -> {
@@ -305,6 +347,7 @@ public final class JdbiDeploymentStore implements DeploymentStore {
         pr,
         DeploymentStatus.fromId(rs.getString("status")),
         rs.getLong("queue_position"),
+        rs.getBoolean("stack_stored"),
         ExecutionRows.instant(rs.getTimestamp("created_at")),
         ExecutionRows.instant(rs.getTimestamp("started_at")),
         ExecutionRows.instant(rs.getTimestamp("finished_at")));

@@ -1,6 +1,7 @@
 package io.livegate.sql;
 
 import io.livegate.core.LivegateException;
+import java.time.Clock;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -58,6 +59,18 @@ public final class Metadb {
 
   public JdbiDeliveryLog deliveries() {
     return new JdbiDeliveryLog(jdbi);
+  }
+
+  public JdbiOpenPullRequests pullRequests() {
+    return new JdbiOpenPullRequests(jdbi);
+  }
+
+  public JdbiStatusLedger statuses() {
+    return new JdbiStatusLedger(jdbi);
+  }
+
+  public MetadbMergeLock mergeLock(Clock clock) {
+    return new MetadbMergeLock(jdbi, clock);
   }
 
   /** For tests and benchmarks that inspect or prepare tables directly. */

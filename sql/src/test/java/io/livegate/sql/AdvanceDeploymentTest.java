@@ -16,7 +16,9 @@ import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
+import io.livegate.sql.testing.RecordingScanLauncher;
 import io.livegate.sql.testing.SyntheticDeployments;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -52,12 +54,21 @@ class AdvanceDeploymentTest {
 
   private final InMemoryFlowLauncher flows = new InMemoryFlowLauncher();
   private final InMemoryMergeLock lock = new InMemoryMergeLock();
+  private final RecordingScanLauncher scans = new RecordingScanLauncher();
   private Engine engine = Engine.fresh();
   private AdvanceDeployment advance = advanceOn(engine);
 
   private AdvanceDeployment advanceOn(Engine on) {
     return new AdvanceDeployment(
-        on.deployments, on.executions, on.release, on.outcomes, on.startNext, flows, lock);
+        on.deployments,
+        on.executions,
+        on.release,
+        on.outcomes,
+        on.startNext,
+        flows,
+        scans,
+        lock,
+        Clock.systemUTC());
   }
 
   private void usePolicy(FailurePolicy policy) {

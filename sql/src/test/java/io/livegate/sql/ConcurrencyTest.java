@@ -161,6 +161,16 @@ class ConcurrencyTest {
     AtomicBoolean ran = new AtomicBoolean();
     return new DeploymentStore() {
       @Override
+      public Created enqueue(MergedPullRequest pullRequest, Instant now) {
+        return store.enqueue(pullRequest, now);
+      }
+
+      @Override
+      public Optional<Deployment> lockHolder(String repository) {
+        return store.lockHolder(repository);
+      }
+
+      @Override
       public Created create(
           MergedPullRequest pullRequest,
           List<ExecutionSpec> executions,

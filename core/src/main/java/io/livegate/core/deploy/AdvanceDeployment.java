@@ -1,14 +1,16 @@
 package io.livegate.core.deploy;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * What the trigger does on AWS: when a deployment is created, and whenever a flow ends, it records
- * the outcome through the engine, stops the flows of aborted executions, starts a flow for every
- * execution that became ready, and hands the merge lock from a finished deployment to the next one.
- * Every step is idempotent, so a repeated event changes nothing.
+ * What the trigger does on AWS, and what the webhook receiver does with a merge: it queues merges,
+ * records the outcomes of flows through the engine, stops the flows of aborted executions, starts a
+ * flow for every execution that became ready, and hands the merge lock from a finished deployment
+ * to the next one, launching that one's scan when its change set is not stored yet. Every step is
+ * idempotent, so a repeated event changes nothing.
  */
 public final class AdvanceDeployment {
   /** What one call did, for the log. */
@@ -21,7 +23,9 @@ public final class AdvanceDeployment {
   private final RecordOutcome outcomes;
   private final StartNextDeployment startNext;
   private final FlowLauncher flows;
+  private final ScanLauncher scans;
   private final MergeLock lock;
+  private final Clock clock;
 
   public AdvanceDeployment(
       DeploymentStore deployments,
@@ -30,20 +34,46 @@ public final class AdvanceDeployment {
       RecordOutcome outcomes,
       StartNextDeployment startNext,
       FlowLauncher flows,
-      MergeLock lock) {
+      ScanLauncher scans,
+      MergeLock lock,
+      Clock clock) {
     this.deployments = deployments;
     this.executions = executions;
     this.release = release;
     this.outcomes = outcomes;
     this.startNext = startNext;
     this.flows = flows;
+    this.scans = scans;
     this.lock = lock;
+    this.clock = clock;
   }
 
   /**
-   * A deployment was stored and started: start the flows of its ready executions. Executions that
-   * are already running (an earlier call claimed them, then died before starting their flows) are
-   * started again, which the launcher makes harmless.
+   * GitHub reported a merge: queue its deployment in merge order and, when no deployment holds the
+   * lock, start the oldest queued one. The same merge reported twice is queued once.
+   */
+  public Advanced merged(MergedPullRequest merge) {
+    DeploymentStore.Created queued = deployments.enqueue(merge, clock.instant());
+    Deployment deployment = queued.deployment();
+    List<Execution> started = new ArrayList<>();
+    Optional<Deployment> active = startNext.startNext(merge.repository());
+    active.ifPresent(next -> started.addAll(activate(next, false)));
+    String message =
+        (queued.created() ? "queued" : "already queued")
+            + " deployment "
+            + deployment.id()
+            + " of pull request #"
+            + merge.number()
+            + active.map(next -> "; started deployment " + next.id()).orElse("");
+    started.forEach(flows::start);
+    return new Advanced(message, started, List.of(), active.map(Deployment::id));
+  }
+
+  /**
+   * A deployment's stack was stored: start the flows of its ready executions. Executions that are
+   * already running (an earlier call claimed them, then died before starting their flows) are
+   * started again, which the launcher makes harmless. A stack with nothing to deploy finishes the
+   * deployment, and the lock passes on.
    */
   public Advanced created(long deploymentId) {
     Optional<Deployment> deployment = deployments.find(deploymentId);
@@ -64,14 +94,76 @@ public final class AdvanceDeployment {
           List.of(),
           Optional.empty());
     }
-    lock.acquire(deployment.get().pullRequest());
-    List<Execution> started = startable(deploymentId, true);
+    if (!deployment.get().stackStored()) {
+      return new Advanced(
+          "deployment " + deploymentId + " has no stored stack yet; nothing to start",
+          List.of(),
+          List.of(),
+          Optional.empty());
+    }
+    if (executions.list(deploymentId).isEmpty()
+        && deployments.transition(
+            deploymentId, DeploymentStatus.RUNNING, DeploymentStatus.SUCCEEDED, clock.instant())) {
+      Advanced handed = handOn(deployment.get(), false);
+      handed.started().forEach(flows::start);
+      return new Advanced(
+          "deployment " + deploymentId + " has nothing to deploy: succeeded" + handed.message(),
+          handed.started(),
+          List.of(),
+          handed.next());
+    }
+    List<Execution> started = activate(deployment.get(), true);
     started.forEach(flows::start);
     return new Advanced(
         "deployment " + deploymentId + ": started " + started.size() + " flows",
         started,
         List.of(),
         Optional.empty());
+  }
+
+  /**
+   * create-deploy-stack could not store the deployment's stack (the checkout or the scan failed):
+   * the deployment fails with nothing stored, and the lock passes to the next merge. Reported
+   * twice, the second report heals what the first left undone.
+   */
+  public Advanced scanFailed(long deploymentId, String reason) {
+    Optional<Deployment> found = deployments.find(deploymentId);
+    if (found.isEmpty()) {
+      return new Advanced(
+          "there is no deployment " + deploymentId, List.of(), List.of(), Optional.empty());
+    }
+    Deployment deployment = found.get();
+    if (deployment.stackStored()) {
+      return new Advanced(
+          "deployment "
+              + deploymentId
+              + " has its stack stored; a failed scan of it changes nothing",
+          List.of(),
+          List.of(),
+          Optional.empty());
+    }
+    boolean failed =
+        deployments.transition(
+            deploymentId, DeploymentStatus.RUNNING, DeploymentStatus.FAILED, clock.instant());
+    if (!failed
+        && deployments.find(deploymentId).orElseThrow().status() != DeploymentStatus.FAILED) {
+      return new Advanced(
+          "deployment " + deploymentId + " is not running; its failed scan changes nothing",
+          List.of(),
+          List.of(),
+          Optional.empty());
+    }
+    Advanced handed = handOn(deployment, !failed);
+    handed.started().forEach(flows::start);
+    return new Advanced(
+        "deployment "
+            + deploymentId
+            + (failed ? " failed: " : " had failed: ")
+            + reason
+            + handed.message(),
+        handed.started(),
+        List.of(),
+        handed.next());
   }
 
   /**
@@ -97,30 +189,54 @@ public final class AdvanceDeployment {
     List<Execution> started = startable(deployment.id(), healing);
     Optional<Long> next = Optional.empty();
     if (deployment.status().isFinished()) {
-      lock.release(deployment.pullRequest());
-      // When healing, the first call may have died after finishing the deployment and before
-      // starting the next one, so the queue is tried again; else the lock holder is found.
-      Optional<Deployment> active =
-          result.next().isPresent() || !healing
-              ? result.next()
-              : startNext
-                  .startNext(deployment.pullRequest().repository())
-                  .or(() -> holderOfTheLock(deployment.pullRequest().repository()));
-      if (active.isPresent()) {
-        next = Optional.of(active.get().id());
-        lock.acquire(active.get().pullRequest());
-        started.addAll(startable(active.get().id(), healing));
+      if (healing) {
+        // The first call may have died before the lock passed on, so the queue is tried again.
+        Advanced handed = handOn(deployment, true);
+        started.addAll(handed.started());
+        next = handed.next();
+      } else {
+        // The engine started the next deployment when it finished this one.
+        lock.release(deployment.pullRequest());
+        if (result.next().isPresent()) {
+          next = Optional.of(result.next().get().id());
+          started.addAll(activate(result.next().get(), false));
+        }
       }
     }
     started.forEach(flows::start);
     return new Advanced(result.message(), started, result.toStop(), next);
   }
 
-  /** The unfinished deployment of the repository that holds the metadb's lock, if any. */
-  private Optional<Deployment> holderOfTheLock(String repository) {
-    return deployments.list(repository).stream()
-        .filter(d -> d.status() != DeploymentStatus.QUEUED && !d.status().isFinished())
-        .findFirst();
+  /**
+   * A finished deployment passes the lock on: release it, start the next queued deployment (when
+   * healing, also find one that an earlier call started) and activate it.
+   */
+  private Advanced handOn(Deployment finished, boolean healing) {
+    lock.release(finished.pullRequest());
+    String repository = finished.pullRequest().repository();
+    Optional<Deployment> active =
+        healing
+            ? startNext.startNext(repository).or(() -> deployments.lockHolder(repository))
+            : startNext.startNext(repository);
+    List<Execution> started = active.map(next -> activate(next, healing)).orElseGet(ArrayList::new);
+    return new Advanced(
+        active.map(next -> "; started deployment " + next.id()).orElse(""),
+        started,
+        List.of(),
+        active.map(Deployment::id));
+  }
+
+  /**
+   * The deployment holds the metadb's lock: take the outward lock for it, then launch its scan when
+   * its stack is not stored yet, or return its startable executions.
+   */
+  private List<Execution> activate(Deployment deployment, boolean healing) {
+    lock.acquire(deployment.pullRequest());
+    if (!deployment.stackStored()) {
+      scans.launch(deployment);
+      return new ArrayList<>();
+    }
+    return startable(deployment.id(), healing);
   }
 
   /** The executions that became ready, and when healing those already running too. */

@@ -13,9 +13,17 @@ public interface DeploymentStore {
   record Created(Deployment deployment, boolean created) {}
 
   /**
-   * Stores a queued deployment with its executions, their dependency edges and its account
-   * dependencies, in one transaction: a failure leaves nothing behind. Storing the same merge
-   * (repository and merge commit) again returns the first one and changes nothing.
+   * Queues a merge before its change set is known: the webhook receiver calls this when GitHub
+   * reports the merge, so the queue keeps merge order. The deployment's stack is not stored yet.
+   * Queuing the same merge again returns the first one and changes nothing.
+   */
+  Created enqueue(MergedPullRequest pullRequest, Instant now);
+
+  /**
+   * Stores a deployment's executions, their dependency edges and its account dependencies, in one
+   * transaction: a failure leaves nothing behind. A merge queued by {@link #enqueue} without its
+   * stack gets it now, in whatever status it has; otherwise a new queued deployment is stored.
+   * Storing a merge whose stack is stored already returns the first one and changes nothing.
    *
    * @param accountDependencies account name to the names of the accounts it depends on
    */
@@ -35,6 +43,12 @@ public interface DeploymentStore {
 
   /** Every deployment of the repository, in queue order. */
   List<Deployment> list(String repository);
+
+  /**
+   * The repository's deployment that holds the lock (running, rolling back, or rollback failed), if
+   * any.
+   */
+  Optional<Deployment> lockHolder(String repository);
 
   /**
    * Starts the oldest queued deployment of the repository if none holds the lock (running, rolling

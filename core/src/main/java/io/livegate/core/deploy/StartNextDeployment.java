@@ -4,8 +4,9 @@ import java.time.Clock;
 import java.util.Optional;
 
 /**
- * Starts the next queued deployment when none holds the lock. A deployment with nothing to deploy
- * succeeds at once and the one after it is tried.
+ * Starts the next queued deployment when none holds the lock. A deployment whose stack is stored
+ * but has nothing to deploy succeeds at once and the one after it is tried; one whose stack is not
+ * stored yet is returned for its scan to be launched.
  */
 public final class StartNextDeployment {
   private final DeploymentStore deployments;
@@ -22,7 +23,9 @@ public final class StartNextDeployment {
   public Optional<Deployment> startNext(String repository) {
     while (true) {
       Optional<Deployment> started = deployments.startNext(repository, clock.instant());
-      if (started.isEmpty() || !executions.list(started.get().id()).isEmpty()) {
+      if (started.isEmpty()
+          || !started.get().stackStored()
+          || !executions.list(started.get().id()).isEmpty()) {
         return started;
       }
       deployments.transition(

@@ -10,4 +10,10 @@ public interface DeliveryLog {
    * @return true for the first arrival, false for a repeat
    */
   boolean firstArrival(String deliveryId, String event, Instant at);
+
+  /**
+   * Forgets {@code deliveryId}, so that GitHub's redelivery of a request that failed half-way is
+   * handled rather than answered as a duplicate.
+   */
+  void forget(String deliveryId);
 }

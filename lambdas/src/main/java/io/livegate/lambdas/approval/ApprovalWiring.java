@@ -14,7 +14,7 @@ import io.livegate.lambdas.aws.PlanArtifacts;
 import io.livegate.lambdas.aws.Secrets;
 import io.livegate.lambdas.aws.SesMailer;
 import io.livegate.lambdas.aws.SfnTaskTokens;
-import io.livegate.lambdas.trigger.TriggerWiring;
+import io.livegate.lambdas.engine.EngineWiring;
 import io.livegate.sql.Metadb;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -67,7 +67,7 @@ public final class ApprovalWiring {
     Metadb metadb = MetadbSource.connect(environment, secrets);
     Duration linkLifetime =
         Env.duration(
-            environment, TriggerWiring.APPROVAL_TIMEOUT, TriggerWiring.DEFAULT_APPROVAL_TIMEOUT);
+            environment, EngineWiring.APPROVAL_TIMEOUT, EngineWiring.DEFAULT_APPROVAL_TIMEOUT);
     SfnTaskTokens flows = new SfnTaskTokens(AwsClients.build(SfnClient.builder(), aws));
     String keySecret = Env.required(environment, VOTE_KEY_SECRET);
     Supplier<VoteLinks> links =

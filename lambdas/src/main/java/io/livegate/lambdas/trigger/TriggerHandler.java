@@ -8,6 +8,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.lambdas.Handlers;
+import io.livegate.lambdas.engine.EngineWiring;
 import io.livegate.statemachine.FlowOutput;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,10 +16,13 @@ import java.io.OutputStream;
 import java.util.function.Supplier;
 
 /**
- * The trigger Lambda. It takes two events:
+ * The trigger Lambda. It takes three events:
  *
  * <ul>
- *   <li>{@code {"deploymentCreated": 12}}, invoked by create-deploy-stack: start the ready flows;
+ *   <li>{@code {"deploymentCreated": 12}}, invoked by create-deploy-stack once the deployment's
+ *       stack is stored: start the ready flows;
+ *   <li>{@code {"scanFailed": 12, "reason": "..."}}, invoked by create-deploy-stack when it could
+ *       not store the stack: the deployment fails and the lock passes on;
  *   <li>EventBridge's "Step Functions Execution Status Change" for the deploy flow: record the
  *       outcome ({@code SUCCEEDED} carries it in the output; {@code FAILED}, {@code TIMED_OUT} and
  *       {@code ABORTED} are failures), then start what became ready.
@@ -29,13 +33,14 @@ import java.util.function.Supplier;
  */
 public final class TriggerHandler implements RequestStreamHandler {
   public static final String DEPLOYMENT_CREATED = "deploymentCreated";
+  public static final String SCAN_FAILED = "scanFailed";
   static final String STATUS_CHANGE = "Step Functions Execution Status Change";
 
   private final Supplier<AdvanceDeployment> advance;
 
   /** The Lambda runtime's constructor: wires from the environment. */
   public TriggerHandler() {
-    this(TriggerWiring.fromEnvironment(System.getenv())::advance);
+    this(EngineWiring.fromEnvironment(System.getenv())::advance);
   }
 
   public TriggerHandler(Supplier<AdvanceDeployment> advance) {
@@ -56,11 +61,14 @@ public final class TriggerHandler implements RequestStreamHandler {
   /** Handles one event and says what it did. */
   public String handle(JsonNode event) {
     if (event.has(DEPLOYMENT_CREATED)) {
-      JsonNode id = event.get(DEPLOYMENT_CREATED);
-      if (!id.isIntegralNumber()) {
-        throw new LivegateException("deploymentCreated must be a deployment id, not " + id);
-      }
-      return advance.get().created(id.asLong()).message();
+      return advance.get().created(deploymentId(event, DEPLOYMENT_CREATED)).message();
+    }
+    if (event.has(SCAN_FAILED)) {
+      return advance
+          .get()
+          .scanFailed(
+              deploymentId(event, SCAN_FAILED), event.path("reason").asText("no reason given"))
+          .message();
     }
     if (!STATUS_CHANGE.equals(event.path("detail-type").asText())) {
       return "ignored: not a deployment or a Step Functions status change";
@@ -89,5 +97,27 @@ public final class TriggerHandler implements RequestStreamHandler {
         + advanced.started().size()
         + ", stopped "
         + advanced.stopped().size();
+  }
+
+  /** The payload create-deploy-stack sends once the deployment's stack is stored. */
+  public static String deploymentCreated(long deploymentId) {
+    return Handlers.JSON.createObjectNode().put(DEPLOYMENT_CREATED, deploymentId).toString();
+  }
+
+  /** The payload create-deploy-stack sends when it could not store the stack. */
+  public static String scanFailed(long deploymentId, String reason) {
+    return Handlers.JSON
+        .createObjectNode()
+        .put(SCAN_FAILED, deploymentId)
+        .put("reason", reason)
+        .toString();
+  }
+
+  private static long deploymentId(JsonNode event, String field) {
+    JsonNode id = event.get(field);
+    if (!id.isIntegralNumber() || !id.canConvertToLong()) {
+      throw new LivegateException(field + " must be a deployment id, not " + id);
+    }
+    return id.asLong();
   }
 }

@@ -17,11 +17,13 @@ import io.livegate.lambdas.Handlers;
 import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
+import io.livegate.sql.testing.RecordingScanLauncher;
 import io.livegate.sql.testing.SyntheticDeployments;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -56,7 +58,9 @@ class TriggerHandlerTest {
           engine.outcomes,
           engine.startNext,
           flows,
-          new InMemoryMergeLock());
+          new RecordingScanLauncher(),
+          new InMemoryMergeLock(),
+          Clock.systemUTC());
   private final TriggerHandler handler = new TriggerHandler(() -> advance);
   private final long deploymentId = engine.create.create(DEPLOYMENT).deployment().id();
 

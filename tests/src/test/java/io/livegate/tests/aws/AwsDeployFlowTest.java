@@ -16,6 +16,7 @@ import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
@@ -29,6 +30,8 @@ import io.livegate.core.scan.GraphScan;
 import io.livegate.core.testing.TestRepo;
 import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
+import io.livegate.lambdas.aws.EcsScanLauncher;
+import io.livegate.lambdas.aws.EcsTasks;
 import io.livegate.lambdas.aws.PlanArtifacts;
 import io.livegate.lambdas.aws.SesMailer;
 import io.livegate.lambdas.aws.SfnFlows;
@@ -40,8 +43,8 @@ import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.tasks.Checkout;
 import io.livegate.tasks.CreateDeployStackJob;
-import io.livegate.tasks.LoggedStatuses;
 import io.livegate.tasks.TerraRunJob;
+import io.livegate.tasks.TriggerEvents;
 import io.livegate.tests.moto.MotoServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -454,7 +457,16 @@ class AwsDeployFlowTest {
                   clock),
               startNext,
               new SfnFlows(sfn, stateMachineArn, approvalTimeout),
-              lock);
+              new EcsScanLauncher(
+                  new EcsTasks(
+                      ecs,
+                      cluster,
+                      List.of(network.subnetId()),
+                      List.of(network.securityGroupId()),
+                      DeployFlow.TERRA_RUN),
+                  taskDefinition),
+              lock,
+              clock);
       trigger = new TriggerHandler(() -> advance);
       RequestVotes requestVotes =
           new RequestVotes(
@@ -505,6 +517,7 @@ class AwsDeployFlowTest {
       MergedPullRequest merge = new MergedPullRequest(REPOSITORY, 1, "main", "change", base, head);
       CreateDeployStackJob job =
           new CreateDeployStackJob(
+              metadb.deployments(),
               new CreateDeployment(
                   metadb.deployments(),
                   new StartNextDeployment(metadb.deployments(), metadb.executions(), clock),
@@ -513,15 +526,23 @@ class AwsDeployFlowTest {
               new Checkout(live.toString(), Optional.empty()),
               accounts,
               RunnerKind.TERRAFORM,
-              lock,
               new LoggedStatuses(System.out::println),
-              id -> {
-                deploymentId = id;
-                trigger.handle(JSON.createObjectNode().put(TriggerHandler.DEPLOYMENT_CREATED, id));
+              new TriggerEvents() {
+                @Override
+                public void deploymentCreated(long id) {
+                  deploymentId = id;
+                  trigger.handle(json(TriggerHandler.deploymentCreated(id)));
+                }
+
+                @Override
+                public void scanFailed(long id, String reason) {
+                  throw new AssertionError("the scan of deployment " + id + " failed: " + reason);
+                }
               },
               dir.resolve("create-deploy-stack"),
               "",
-              System.out::println);
+              System.out::println,
+              clock);
       assertThat(job.run(merge)).isZero();
       assertThat(deploymentId).isPositive();
     }

@@ -1,4 +1,4 @@
-package io.livegate.lambdas.trigger;
+package io.livegate.lambdas.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,21 +8,21 @@ import io.livegate.core.deploy.FailurePolicy;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class TriggerWiringTest {
+class EngineWiringTest {
   @Test
   void aSettingWithOneOfItsValuesIsReadInAnyCase() {
     assertThat(
-            TriggerWiring.enumValue(
+            EngineWiring.enumValue(
                 FailurePolicy.class,
-                Map.of(TriggerWiring.FAILURE_POLICY, "abort_all"),
-                TriggerWiring.FAILURE_POLICY,
+                Map.of(EngineWiring.FAILURE_POLICY, "abort_all"),
+                EngineWiring.FAILURE_POLICY,
                 FailurePolicy.ABORT_DEPENDENTS))
         .isEqualTo(FailurePolicy.ABORT_ALL);
     assertThat(
-            TriggerWiring.enumValue(
+            EngineWiring.enumValue(
                 FailurePolicy.class,
                 Map.of(),
-                TriggerWiring.FAILURE_POLICY,
+                EngineWiring.FAILURE_POLICY,
                 FailurePolicy.ABORT_DEPENDENTS))
         .isEqualTo(FailurePolicy.ABORT_DEPENDENTS);
   }
@@ -31,10 +31,10 @@ class TriggerWiringTest {
   void aSettingWithAnotherValueNamesTheVariableAndItsValues() {
     assertThatThrownBy(
             () ->
-                TriggerWiring.enumValue(
+                EngineWiring.enumValue(
                     FailurePolicy.class,
-                    Map.of(TriggerWiring.FAILURE_POLICY, "sometimes"),
-                    TriggerWiring.FAILURE_POLICY,
+                    Map.of(EngineWiring.FAILURE_POLICY, "sometimes"),
+                    EngineWiring.FAILURE_POLICY,
                     FailurePolicy.ABORT_DEPENDENTS))
         .isInstanceOf(LivegateException.class)
         .hasMessage(
@@ -43,7 +43,7 @@ class TriggerWiringTest {
 
   @Test
   void wiringWithoutTheRegionNamesIt() {
-    assertThatThrownBy(() -> TriggerWiring.fromEnvironment(Map.of()))
+    assertThatThrownBy(() -> EngineWiring.fromEnvironment(Map.of()))
         .isInstanceOf(LivegateException.class)
         .hasMessage("the environment variable AWS_REGION is not set");
   }

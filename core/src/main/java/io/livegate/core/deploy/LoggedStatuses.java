@@ -1,12 +1,9 @@
-package io.livegate.tasks;
+package io.livegate.core.deploy;
 
-import io.livegate.core.deploy.CommitStatusPublisher;
 import java.util.Locale;
 import java.util.function.Consumer;
 
-/**
- * Commit statuses written to the log: what the tasks post until the GitHub adapter is configured.
- */
+/** Commit statuses written to the log: what is posted when no GitHub token is configured. */
 public final class LoggedStatuses implements CommitStatusPublisher {
   private final Consumer<String> log;
 

@@ -1,0 +1,45 @@
+package io.livegate.lambdas.aws;
+
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.deploy.ScanLauncher;
+import java.util.List;
+
+/**
+ * Starts create-deploy-stack for a deployment that holds the lock: an ECS task whose command names
+ * the merge ({@value #TASK_DEFINITION} is its task definition).
+ */
+public final class EcsScanLauncher implements ScanLauncher {
+  public static final String TASK_DEFINITION = "LIVEGATE_CREATE_DEPLOY_STACK_TASK_DEFINITION";
+
+  private final EcsTasks tasks;
+  private final String taskDefinition;
+
+  public EcsScanLauncher(EcsTasks tasks, String taskDefinition) {
+    this.tasks = tasks;
+    this.taskDefinition = taskDefinition;
+  }
+
+  @Override
+  public void launch(Deployment deployment) {
+    tasks.run(taskDefinition, command(deployment.pullRequest()), "livegate-" + deployment.id());
+  }
+
+  /** create-deploy-stack's argv for the merge. */
+  public static List<String> command(MergedPullRequest merge) {
+    return List.of(
+        "create-deploy-stack",
+        "--repository",
+        merge.repository(),
+        "--pull-request",
+        Integer.toString(merge.number()),
+        "--base-ref",
+        merge.baseRef() == null ? "" : merge.baseRef(),
+        "--head-ref",
+        merge.headRef() == null ? "" : merge.headRef(),
+        "--base-sha",
+        merge.baseCommit(),
+        "--merge-sha",
+        merge.mergeCommit());
+  }
+}

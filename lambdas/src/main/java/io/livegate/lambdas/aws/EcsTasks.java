@@ -1,0 +1,106 @@
+package io.livegate.lambdas.aws;
+
+import io.livegate.core.LivegateException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.ecs.EcsClient;
+import software.amazon.awssdk.services.ecs.model.AssignPublicIp;
+import software.amazon.awssdk.services.ecs.model.Failure;
+import software.amazon.awssdk.services.ecs.model.LaunchType;
+import software.amazon.awssdk.services.ecs.model.RunTaskResponse;
+
+/**
+ * Starts livegate's ECS tasks (create-deploy-stack, pr-plan) on Fargate, in the configured subnets.
+ * The task's arguments are the container's command, an argv list: nothing is parsed by a shell.
+ *
+ * <ul>
+ *   <li>{@value #CLUSTER}: the cluster's ARN;
+ *   <li>{@value #SUBNETS} and {@value #SECURITY_GROUPS}: comma-separated ids;
+ *   <li>{@value #CONTAINER}: the tasks' container name (default {@code tasks}).
+ * </ul>
+ */
+public final class EcsTasks {
+  public static final String CLUSTER = "LIVEGATE_CLUSTER_ARN";
+  public static final String SUBNETS = "LIVEGATE_SUBNET_IDS";
+  public static final String SECURITY_GROUPS = "LIVEGATE_SECURITY_GROUP_IDS";
+  public static final String CONTAINER = "LIVEGATE_TASK_CONTAINER";
+
+  private final EcsClient ecs;
+  private final String cluster;
+  private final List<String> subnets;
+  private final List<String> securityGroups;
+  private final String container;
+
+  public EcsTasks(
+      EcsClient ecs,
+      String cluster,
+      List<String> subnets,
+      List<String> securityGroups,
+      String container) {
+    this.ecs = ecs;
+    this.cluster = cluster;
+    this.subnets = List.copyOf(subnets);
+    this.securityGroups = List.copyOf(securityGroups);
+    this.container = container;
+  }
+
+  public static EcsTasks fromEnvironment(EcsClient ecs, Map<String, String> environment) {
+    return new EcsTasks(
+        ecs,
+        Env.required(environment, CLUSTER),
+        ids(Env.required(environment, SUBNETS)),
+        ids(Env.required(environment, SECURITY_GROUPS)),
+        Env.optional(environment, CONTAINER, "tasks"));
+  }
+
+  /**
+   * Runs one task of {@code taskDefinition} with {@code command} as the container's command.
+   *
+   * @return the task's ARN
+   */
+  public String run(String taskDefinition, List<String> command, String startedBy) {
+    RunTaskResponse response;
+    try {
+      response =
+          ecs.runTask(
+              request ->
+                  request
+                      .cluster(cluster)
+                      .taskDefinition(taskDefinition)
+                      .launchType(LaunchType.FARGATE)
+                      .count(1)
+                      .startedBy(startedBy.length() <= 36 ? startedBy : startedBy.substring(0, 36))
+                      .networkConfiguration(
+                          network ->
+                              network.awsvpcConfiguration(
+                                  vpc ->
+                                      vpc.subnets(subnets)
+                                          .securityGroups(securityGroups)
+                                          .assignPublicIp(AssignPublicIp.DISABLED)))
+                      .overrides(
+                          overrides ->
+                              overrides.containerOverrides(
+                                  override -> override.name(container).command(command))));
+    } catch (SdkException e) {
+      throw new LivegateException(
+          "cannot start an ECS task of " + taskDefinition + ": " + e.getMessage(), e);
+    }
+    if (response.tasks().isEmpty()) {
+      throw new LivegateException(
+          "ECS started no task of "
+              + taskDefinition
+              + ": "
+              + response.failures().stream().map(Failure::reason).toList());
+    }
+    return response.tasks().get(0).taskArn();
+  }
+
+  private static List<String> ids(String commaSeparated) {
+    return Arrays.stream(commaSeparated.split(","))
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .toList();
+  }
+}

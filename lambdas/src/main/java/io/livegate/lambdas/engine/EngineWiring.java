@@ -1,0 +1,161 @@
+package io.livegate.lambdas.engine;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.AdvanceDeployment;
+import io.livegate.core.deploy.CommitStatusPublisher;
+import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.LoggedStatuses;
+import io.livegate.core.deploy.RecordOutcome;
+import io.livegate.core.deploy.ReleaseReadyExecutions;
+import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.pr.LockScope;
+import io.livegate.core.pr.MergeGate;
+import io.livegate.core.pr.StatusLedger;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.lambdas.aws.AwsClients;
+import io.livegate.lambdas.aws.AwsSettings;
+import io.livegate.lambdas.aws.EcsScanLauncher;
+import io.livegate.lambdas.aws.EcsTasks;
+import io.livegate.lambdas.aws.Env;
+import io.livegate.lambdas.aws.MetadbSource;
+import io.livegate.lambdas.aws.Secrets;
+import io.livegate.lambdas.aws.SfnFlows;
+import io.livegate.lambdas.aws.SsmMergeLock;
+import io.livegate.sql.Metadb;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import software.amazon.awssdk.services.ecs.EcsClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
+
+/**
+ * The engine as the trigger and the webhook receiver both drive it: the metadb, the deploy flow's
+ * state machine, the merge lock in SSM (announced to open pull requests through the merge gate),
+ * and create-deploy-stack on ECS. It reads:
+ *
+ * <ul>
+ *   <li>{@value #STATE_MACHINE}: the deploy flow's ARN;
+ *   <li>{@value #LOCK_PARAMETER}: the SSM parameter of the merge lock;
+ *   <li>{@value #LOCK_SCOPE}: repo (default) or units;
+ *   <li>{@value #APPROVAL_TIMEOUT}: how long a vote may take (ISO-8601, default P3D);
+ *   <li>{@value #FAILURE_POLICY}: abort_dependents (default) or abort_all;
+ *   <li>{@value #RUNNER}: terragrunt (default) or terraform, for rollback commands;
+ *   <li>{@value #STATUS_URL}: where the merge-lock status links to (optional);
+ *   <li>{@link EcsTasks}'s and {@value EcsScanLauncher#TASK_DEFINITION};
+ *   <li>the metadb's, see {@link MetadbSource}, and {@code AWS_REGION}.
+ * </ul>
+ *
+ * Nothing here opens a connection while a Lambda initialises.
+ */
+public final class EngineWiring {
+  public static final String STATE_MACHINE = "LIVEGATE_STATE_MACHINE_ARN";
+  public static final String LOCK_PARAMETER = "LIVEGATE_LOCK_PARAMETER";
+  public static final String LOCK_SCOPE = "LIVEGATE_LOCK_SCOPE";
+  public static final String APPROVAL_TIMEOUT = "LIVEGATE_APPROVAL_TIMEOUT";
+  public static final String FAILURE_POLICY = "LIVEGATE_FAILURE_POLICY";
+  public static final String RUNNER = "LIVEGATE_RUNNER";
+  public static final String STATUS_URL = "LIVEGATE_STATUS_URL";
+  public static final Duration DEFAULT_APPROVAL_TIMEOUT = Duration.ofDays(3);
+
+  private final Metadb metadb;
+  private final Secrets secrets;
+  private final CommitStatusPublisher statuses;
+  private final MergeGate gate;
+  private final AdvanceDeployment advance;
+
+  private EngineWiring(Map<String, String> environment) {
+    AwsSettings aws = AwsSettings.from(environment);
+    Clock clock = Clock.systemUTC();
+    this.secrets = new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws));
+    this.metadb = MetadbSource.connect(environment, secrets);
+    this.statuses =
+        StatusLedger.recording(new LoggedStatuses(System.out::println), metadb.statuses(), clock);
+    this.gate =
+        new MergeGate(
+            metadb.deployments(),
+            metadb.executions(),
+            metadb.pullRequests(),
+            metadb.statuses(),
+            statuses,
+            LockScope.fromId(Env.optional(environment, LOCK_SCOPE, LockScope.REPO.id())),
+            Env.optional(environment, STATUS_URL, ""),
+            clock);
+    SfnFlows flows =
+        new SfnFlows(
+            AwsClients.build(SfnClient.builder(), aws),
+            Env.required(environment, STATE_MACHINE),
+            Env.duration(environment, APPROVAL_TIMEOUT, DEFAULT_APPROVAL_TIMEOUT));
+    StartNextDeployment startNext =
+        new StartNextDeployment(metadb.deployments(), metadb.executions(), clock);
+    this.advance =
+        new AdvanceDeployment(
+            metadb.deployments(),
+            metadb.executions(),
+            new ReleaseReadyExecutions(metadb.deployments(), metadb.executions(), clock),
+            new RecordOutcome(
+                metadb.deployments(),
+                metadb.executions(),
+                startNext,
+                enumValue(
+                    FailurePolicy.class,
+                    environment,
+                    FAILURE_POLICY,
+                    FailurePolicy.ABORT_DEPENDENTS),
+                enumValue(RunnerKind.class, environment, RUNNER, RunnerKind.TERRAGRUNT),
+                clock),
+            startNext,
+            flows,
+            new EcsScanLauncher(
+                EcsTasks.fromEnvironment(AwsClients.build(EcsClient.builder(), aws), environment),
+                Env.required(environment, EcsScanLauncher.TASK_DEFINITION)),
+            gate.announcing(
+                new SsmMergeLock(
+                    AwsClients.build(SsmClient.builder(), aws),
+                    Env.required(environment, LOCK_PARAMETER))),
+            clock);
+  }
+
+  public static EngineWiring fromEnvironment(Map<String, String> environment) {
+    return new EngineWiring(environment);
+  }
+
+  public Metadb metadb() {
+    return metadb;
+  }
+
+  public Secrets secrets() {
+    return secrets;
+  }
+
+  /** Posts commit statuses and records them in the metadb's ledger. */
+  public CommitStatusPublisher statuses() {
+    return statuses;
+  }
+
+  public MergeGate gate() {
+    return gate;
+  }
+
+  public AdvanceDeployment advance() {
+    return advance;
+  }
+
+  static <E extends Enum<E>> E enumValue(
+      Class<E> type, Map<String, String> environment, String name, E fallback) {
+    String value = Env.optional(environment, name, fallback.name());
+    try {
+      return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new LivegateException(
+          name
+              + " must be one of "
+              + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT)
+              + ", not "
+              + value);
+    }
+  }
+}
