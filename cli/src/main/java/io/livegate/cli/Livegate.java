@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       DemoCli.class,
       DeployCli.class,
+      ServeCli.class,
       ResumeCli.class,
       StatusCli.class,
       ExampleCli.class,

@@ -8,6 +8,7 @@ import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.DeployStack;
 import io.livegate.core.scan.ScanCommand;

@@ -7,6 +7,7 @@ import io.livegate.core.account.AccountsFile;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanScan;

@@ -8,6 +8,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.flow.FlowState;
+import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.lambdas.aws.PlanArtifacts;

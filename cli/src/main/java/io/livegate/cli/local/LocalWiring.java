@@ -13,6 +13,7 @@ import io.livegate.core.runner.RunnerKind;
 import io.livegate.sql.JdbiDeploymentStore;
 import io.livegate.sql.JdbiExecutionStore;
 import io.livegate.sql.JdbiVoteStore;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -54,11 +55,17 @@ public final class LocalWiring implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
-  /** Starts the vote and status server on {@code port} (0 picks a free one). */
+  /** Starts the vote and status server on 127.0.0.1:{@code port} (0 picks a free one). */
   public VoteServer server(int port) {
+    return server(InetAddress.getLoopbackAddress(), port);
+  }
+
+  /** Starts the vote, status (and webhook) server on {@code address}:{@code port}. */
+  public VoteServer server(InetAddress address, int port) {
     if (server == null) {
       server =
           new VoteServer(
+              address,
               port,
               new VoteLinks(state.voteSecret()),
               castVote,

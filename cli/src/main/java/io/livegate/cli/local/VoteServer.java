@@ -13,6 +13,9 @@ import io.livegate.core.deploy.VoteStore;
 import io.livegate.core.flow.Html;
 import io.livegate.core.flow.VoteDesk;
 import io.livegate.core.flow.VoteLinks;
+import io.livegate.core.webhook.WebhookReceiver;
+import io.livegate.core.webhook.WebhookRequest;
+import io.livegate.core.webhook.WebhookResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -46,6 +49,7 @@ public final class VoteServer implements AutoCloseable {
   private final LongSupplier currentDeployment;
 
   public VoteServer(
+      InetAddress address,
       int port,
       VoteLinks links,
       CastVote castVote,
@@ -63,9 +67,10 @@ public final class VoteServer implements AutoCloseable {
     this.votes = votes;
     this.currentDeployment = currentDeployment;
     try {
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+      server = HttpServer.create(new InetSocketAddress(address, port), 0);
     } catch (IOException e) {
-      throw new LivegateException("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+      throw new LivegateException(
+          "cannot listen on " + address.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
     }
     server.setExecutor(
         Executors.newFixedThreadPool(
@@ -93,6 +98,40 @@ public final class VoteServer implements AutoCloseable {
 
   public String baseUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /**
+   * Serves GitHub's deliveries on {@code POST /webhook} through {@code receiver}: the raw body (at
+   * most {@link WebhookReceiver#MAX_BODY_BYTES} bytes are read) and the headers, answered with the
+   * receiver's status and line.
+   */
+  public void webhook(WebhookReceiver receiver) {
+    server.createContext(
+        "/webhook",
+        exchange -> {
+          try (exchange) {
+            WebhookResponse response;
+            if (!exchange.getRequestMethod().equals("POST")) {
+              response = new WebhookResponse(405, "refused: the webhook takes POST");
+            } else {
+              Map<String, String> headers = new HashMap<>();
+              exchange
+                  .getRequestHeaders()
+                  .forEach((name, values) -> headers.put(name, values.get(0)));
+              byte[] body =
+                  exchange.getRequestBody().readNBytes(WebhookReceiver.MAX_BODY_BYTES + 1);
+              try {
+                response = receiver.receive(new WebhookRequest(headers, body));
+              } catch (RuntimeException e) {
+                response = new WebhookResponse(503, "not handled: " + e.getMessage());
+              }
+            }
+            byte[] text = (response.body() + "\n").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
+            exchange.sendResponseHeaders(response.status(), text.length);
+            exchange.getResponseBody().write(text);
+          }
+        });
   }
 
   /** The link a voter opens to vote {@code choice}. */

@@ -1,4 +1,4 @@
-package io.livegate.tasks;
+package io.livegate.core.repo;
 
 import io.livegate.core.LivegateException;
 import java.io.IOException;

@@ -1,0 +1,201 @@
+package io.livegate.cli;
+
+import io.livegate.cli.local.LocalPipeline;
+import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.VoteServer;
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.LoggedStatuses;
+import io.livegate.core.pr.LockScope;
+import io.livegate.core.pr.PullRequestPlanner;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.webhook.WebhookSettings;
+import io.livegate.core.webhook.WebhookSignature;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code livegate serve}: the webhook receiver and the whole pipeline on one machine. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Receives GitHub's webhooks on POST /webhook and runs livegate on this machine: plans of pull"
+          + " requests, the merge lock in the metadb, and each merge's deployment in merge order,"
+          + " with votes through the pages on the same port.",
+      "Point the repository's webhook (content type application/json, event: pull requests) at"
+          + " http://HOST:PORT/webhook with the same secret."
+    })
+final class ServeCli implements Callable<Integer> {
+  private static final Pattern GITHUB_URL =
+      Pattern.compile("(?:https://github\\.com/|git@github\\.com:)([^/]+/[^/]+?)(?:\\.git)?/?");
+
+  @ParentCommand private Livegate livegate;
+  @Spec private CommandSpec spec;
+  @Mixin private LocalOptions local;
+  @Mixin private RunOptions run;
+
+  @Option(
+      names = "--repo-url",
+      paramLabel = "URL",
+      required = true,
+      description = "Where to clone the live repository from (https, ssh or a local path).")
+  private String repoUrl;
+
+  @Option(
+      names = "--repository",
+      paramLabel = "OWNER/NAME",
+      description = "The GitHub repository served (default: taken from a github.com --repo-url).")
+  private String repository;
+
+  @Option(
+      names = "--trunk",
+      paramLabel = "BRANCH",
+      defaultValue = "main",
+      description = "The branch that deploys (default: ${DEFAULT-VALUE}).")
+  private String trunk;
+
+  @Option(
+      names = "--accounts",
+      paramLabel = "FILE",
+      description = "Accounts file (docs/accounts.md); without it the repository is one account.")
+  private Path accountsFile;
+
+  @Option(
+      names = "--listen",
+      paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
+      description =
+          "Address to listen on; use 0.0.0.0 behind a proxy that GitHub reaches (default: ${DEFAULT-VALUE}).")
+  private String listen;
+
+  @Option(
+      names = "--webhook-secret-file",
+      paramLabel = "FILE",
+      description = "File holding the webhook secret (else the LIVEGATE_WEBHOOK_SECRET variable).")
+  private Path webhookSecretFile;
+
+  @Option(
+      names = "--github-token-file",
+      paramLabel = "FILE",
+      description =
+          "File holding a GitHub token for statuses and HTTPS clones (else LIVEGATE_GITHUB_TOKEN); without one, statuses are logged.")
+  private Path githubTokenFile;
+
+  @Option(
+      names = "--lock-scope",
+      paramLabel = "repo|units",
+      defaultValue = "repo",
+      description =
+          "repo: a deployment in progress blocks every pull request; units: only those that change its units (default: ${DEFAULT-VALUE}).")
+  private String lockScope;
+
+  @Option(
+      names = "--allow-fork-prs",
+      description = "Plan pull requests from forks too (their code runs during plan).")
+  private boolean allowForkPrs;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    RunnerKind kind = run.kind();
+    Map<String, String> environment = livegate.environment();
+    LocalRun.requireTool(kind, environment);
+    PrintWriter out = spec.commandLine().getOut();
+    String served = repository != null ? repository : repositoryOf(repoUrl);
+    byte[] secret =
+        WebhookSignature.secret(
+            secret(webhookSecretFile, environment.get("LIVEGATE_WEBHOOK_SECRET"))
+                .orElseThrow(
+                    () ->
+                        new LivegateException(
+                            "livegate serve needs the webhook secret: --webhook-secret-file or LIVEGATE_WEBHOOK_SECRET")));
+    Optional<String> token = secret(githubTokenFile, environment.get("LIVEGATE_GITHUB_TOKEN"));
+    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      VoteServer server = wiring.server(address(listen), local.port);
+      LocalPipeline.Settings settings =
+          new LocalPipeline.Settings(
+              repoUrl,
+              LocalRun.withLocalVoter(AccountsFiles.read(accountsFile)),
+              kind,
+              local.failurePolicy,
+              local.settings(run.autoApprove),
+              LockScope.fromId(lockScope),
+              local.port,
+              Map.of("TF_IN_AUTOMATION", "1"));
+      try (LocalPipeline pipeline =
+          new LocalPipeline(
+              wiring,
+              settings,
+              new LoggedStatuses(line -> log(out, line)),
+              token,
+              line -> log(out, line))) {
+        // MERGE-PENDING: the local pr-plan planner lands with branch github-prplan.
+        PullRequestPlanner planner =
+            head -> log(out, "plans of pull request #" + head.number() + " are not wired yet");
+        server.webhook(
+            pipeline.receiver(
+                new WebhookSettings(() -> secret, served, trunk, allowForkPrs), planner));
+        pipeline.resume(served);
+        log(out, "serving " + served + ": POST " + server.baseUrl() + "/webhook");
+        new CountDownLatch(1).await();
+      }
+    }
+    return 0;
+  }
+
+  private static void log(PrintWriter out, String line) {
+    synchronized (out) {
+      out.println(line);
+      out.flush();
+    }
+  }
+
+  static String repositoryOf(String url) {
+    Matcher matcher = GITHUB_URL.matcher(url);
+    if (!matcher.matches()) {
+      throw new LivegateException(
+          "cannot tell the GitHub repository from "
+              + url
+              + "; give it with --repository OWNER/NAME");
+    }
+    return matcher.group(1);
+  }
+
+  private static Optional<String> secret(Path file, String variable) {
+    if (file != null) {
+      try {
+        String text = Files.readString(file).strip();
+        if (text.isEmpty()) {
+          throw new LivegateException(file + " is empty");
+        }
+        return Optional.of(text);
+      } catch (IOException e) {
+        throw new LivegateException("cannot read " + file + ": " + e.getMessage(), e);
+      }
+    }
+    return Optional.ofNullable(variable).filter(value -> !value.isBlank());
+  }
+
+  private static InetAddress address(String listen) {
+    try {
+      return InetAddress.getByName(listen);
+    } catch (UnknownHostException e) {
+      throw new LivegateException(
+          "--listen " + listen + " is not an address: " + e.getMessage(), e);
+    }
+  }
+}

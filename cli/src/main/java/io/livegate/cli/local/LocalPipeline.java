@@ -1,0 +1,229 @@
+package io.livegate.cli.local;
+
+import io.livegate.core.account.Accounts;
+import io.livegate.core.deploy.AdvanceDeployment;
+import io.livegate.core.deploy.CommitStatusPublisher;
+import io.livegate.core.deploy.CreateDeploymentCommand;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.FlowLauncher;
+import io.livegate.core.deploy.MergeLock;
+import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.deploy.RecordOutcome;
+import io.livegate.core.deploy.ReleaseReadyExecutions;
+import io.livegate.core.deploy.ScanLauncher;
+import io.livegate.core.pr.LockScope;
+import io.livegate.core.pr.MergeGate;
+import io.livegate.core.pr.PullRequestPlanner;
+import io.livegate.core.pr.StatusLedger;
+import io.livegate.core.repo.Checkout;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.DeployStack;
+import io.livegate.core.scan.GraphScan;
+import io.livegate.core.scan.ScanCommand;
+import io.livegate.core.webhook.WebhookReceiver;
+import io.livegate.core.webhook.WebhookSettings;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The whole pipeline on one machine, as {@code livegate serve} runs it: the webhook receiver, the
+ * merge queue and lock in the metadb, and one worker thread that takes the deployment holding the
+ * lock through its scan (a checkout of the merge commit) and its flows, then hands the lock on. The
+ * worker is the local stand-in for create-deploy-stack and the trigger; AdvanceDeployment and the
+ * merge gate are the same as on AWS.
+ */
+public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoCloseable {
+  /** What the pipeline runs with. */
+  public record Settings(
+      String repositoryUrl,
+      Accounts accounts,
+      RunnerKind runner,
+      FailurePolicy policy,
+      LocalDeployer.Settings deploy,
+      LockScope lockScope,
+      int port,
+      Map<String, String> runnerEnvironment) {}
+
+  private final LocalWiring wiring;
+  private final Settings settings;
+  private final CommitStatusPublisher statuses;
+  private final MergeGate gate;
+  private final MergeLock lock;
+  private final AdvanceDeployment advance;
+  private final Checkout checkout;
+  private final Consumer<String> log;
+  private final Clock clock = Clock.systemUTC();
+  private final ExecutorService worker =
+      Executors.newSingleThreadExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "livegate-pipeline");
+            thread.setDaemon(true);
+            return thread;
+          });
+  private final Set<Long> submitted = ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param github posts commit statuses (GitHub's API, or the log when no token is configured)
+   * @param checkoutToken a token for HTTPS clones of {@code repositoryUrl}; empty for none
+   */
+  public LocalPipeline(
+      LocalWiring wiring,
+      Settings settings,
+      CommitStatusPublisher github,
+      java.util.Optional<String> checkoutToken,
+      Consumer<String> log) {
+    this.wiring = wiring;
+    this.settings = settings;
+    this.log = log;
+    var metadb = wiring.metadb.metadb();
+    this.statuses = StatusLedger.recording(github, metadb.statuses(), clock);
+    this.gate =
+        new MergeGate(
+            wiring.deployments,
+            wiring.executions,
+            metadb.pullRequests(),
+            metadb.statuses(),
+            statuses,
+            settings.lockScope(),
+            "",
+            clock);
+    this.lock = gate.announcing(metadb.mergeLock(clock));
+    this.checkout = new Checkout(settings.repositoryUrl(), checkoutToken);
+    this.advance =
+        new AdvanceDeployment(
+            wiring.deployments,
+            wiring.executions,
+            new ReleaseReadyExecutions(wiring.deployments, wiring.executions, clock),
+            new RecordOutcome(
+                wiring.deployments,
+                wiring.executions,
+                wiring.startNext,
+                settings.policy(),
+                settings.runner(),
+                clock),
+            wiring.startNext,
+            this,
+            this,
+            lock,
+            clock);
+  }
+
+  /** The receiver for {@code POST /webhook}. */
+  public WebhookReceiver receiver(WebhookSettings webhook, PullRequestPlanner planner) {
+    return new WebhookReceiver(
+        webhook, wiring.metadb.metadb().deliveries(), planner, gate, advance, statuses, clock);
+  }
+
+  public MergeGate gate() {
+    return gate;
+  }
+
+  public CommitStatusPublisher statuses() {
+    return statuses;
+  }
+
+  /** Picks up a deployment that held the lock when an earlier serve stopped. */
+  public void resume(String repository) {
+    wiring.deployments.lockHolder(repository).ifPresent(this::submit);
+  }
+
+  @Override
+  public void launch(Deployment deployment) {
+    submit(deployment);
+  }
+
+  @Override
+  public void start(Execution execution) {
+    wiring.deployments.find(execution.deploymentId()).ifPresent(this::submit);
+  }
+
+  @Override
+  public void stop(Execution execution, String cause) {
+    // The local deployer sees the abort in the metadb and stops the unit's flow itself.
+  }
+
+  private void submit(Deployment deployment) {
+    if (submitted.add(deployment.id())) {
+      worker.submit(() -> run(deployment.id()));
+    }
+  }
+
+  /** Takes the deployment through its scan and its flows, then hands the lock on. */
+  private void run(long deploymentId) {
+    try {
+      Deployment deployment = wiring.deployments.find(deploymentId).orElseThrow();
+      MergedPullRequest merge = deployment.pullRequest();
+      Path root = wiring.state.root().resolve("workspace");
+      if (!deployment.stackStored()) {
+        try {
+          checkout.at(root, merge.mergeCommit());
+          DeployStack stack =
+              new GraphScan(log::accept)
+                  .run(
+                      new ScanCommand(
+                          root,
+                          merge.baseCommit(),
+                          merge.mergeCommit(),
+                          settings.accounts(),
+                          false,
+                          ScanCommand.DEFAULT_FILE_PATTERN,
+                          settings.runnerEnvironment(),
+                          settings.deploy().parallelism()));
+          wiring.create.create(
+              new CreateDeploymentCommand(merge, stack, settings.accounts(), settings.runner()));
+          log.accept(
+              "deployment " + deploymentId + ": " + stack.executions().size() + " units to deploy");
+        } catch (RuntimeException e) {
+          log.accept("deployment " + deploymentId + ": the scan failed: " + e.getMessage());
+          advance.scanFailed(deploymentId, e.getMessage());
+          return;
+        }
+      } else {
+        checkout.at(root, merge.mergeCommit());
+      }
+      if (wiring.deployments.find(deploymentId).orElseThrow().status() == DeploymentStatus.QUEUED) {
+        return;
+      }
+      lock.acquire(merge);
+      wiring.show(deploymentId);
+      DeploymentStatus status =
+          wiring
+              .deployer(
+                  root,
+                  settings.runner(),
+                  settings.policy(),
+                  settings.deploy(),
+                  settings.port(),
+                  log,
+                  settings.runnerEnvironment())
+              .run(deploymentId);
+      log.accept("deployment " + deploymentId + " " + status.id());
+      lock.release(merge);
+      wiring.deployments.lockHolder(merge.repository()).ifPresent(this::submit);
+    } catch (RuntimeException e) {
+      log.accept("deployment " + deploymentId + " stopped: " + e.getMessage());
+    } finally {
+      submitted.remove(deploymentId);
+    }
+  }
+
+  @Override
+  public void close() {
+    worker.shutdownNow();
+    try {
+      worker.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,144 @@
+package io.livegate.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.cli.example.ExampleRepo;
+import io.livegate.core.account.AccountsFile;
+import io.livegate.core.deploy.CommitStatusPublisher.State;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.pr.LockScope;
+import io.livegate.core.pr.MergeGate;
+import io.livegate.core.pr.PullRequestHead;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.webhook.WebhookSettings;
+import io.livegate.core.webhook.WebhookSignature;
+import io.livegate.sql.testing.RecordingStatuses;
+import io.livegate.sql.testing.Webhooks;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code livegate serve}'s pipeline end to end: a signed merge delivery posted over HTTP to {@code
+ * /webhook} is queued, takes the metadb lock, is scanned from a real clone of a real git repository
+ * and deployed with real terraform (auto-approved); the lock is then released and the open pull
+ * request it blocked turns green.
+ */
+class ServeTest {
+  private static final Duration LIMIT = Duration.ofMinutes(4);
+
+  @TempDir Path dir;
+
+  @Test
+  void aMergeDeliveredToTheWebhookIsDeployedAndTheLockPassesOn() throws Exception {
+    Path repo = dir.resolve("live");
+    ExampleRepo.Commits commits = ExampleRepo.create(repo);
+    RecordingStatuses github = new RecordingStatuses();
+    List<PullRequestHead> planned = new ArrayList<>();
+    try (LocalWiring wiring = new LocalWiring(dir.resolve("state"))) {
+      var server = wiring.server(0);
+      LocalPipeline.Settings settings =
+          new LocalPipeline.Settings(
+              repo.toString(),
+              AccountsFile.parse(
+                  ExampleRepo.ACCOUNTS_FILE,
+                  Files.readString(repo.resolve(ExampleRepo.ACCOUNTS_FILE))),
+              RunnerKind.TERRAFORM,
+              FailurePolicy.ABORT_DEPENDENTS,
+              new LocalDeployer.Settings(2, true, false, Duration.ofMinutes(5)),
+              LockScope.REPO,
+              0,
+              Map.of("TF_IN_AUTOMATION", "1"));
+      try (LocalPipeline pipeline =
+          new LocalPipeline(wiring, settings, github, java.util.Optional.empty(), line -> {})) {
+        server.webhook(
+            pipeline.receiver(
+                new WebhookSettings(
+                    () -> WebhookSignature.secret(Webhooks.SECRET),
+                    Webhooks.REPOSITORY,
+                    Webhooks.TRUNK,
+                    false),
+                planned::add));
+
+        ObjectNode merge = Webhooks.merged(11, commits.head());
+        ((ObjectNode) merge.get("pull_request").get("base")).put("sha", commits.base());
+        HttpResponse<String> merged = post(server.baseUrl(), merge);
+        assertThat(merged.statusCode()).isEqualTo(200);
+        assertThat(merged.body()).contains("started deployment");
+
+        HttpResponse<String> opened =
+            post(server.baseUrl(), Webhooks.opened(12, Webhooks.sha(120)));
+        assertThat(opened.statusCode()).isEqualTo(202);
+        assertThat(planned).extracting(PullRequestHead::number).containsExactly(12);
+
+        Deployment deployment = awaitFinished(wiring);
+        assertThat(deployment.status()).isEqualTo(DeploymentStatus.SUCCEEDED);
+        assertThat(deployment.pullRequest().mergeCommit()).isEqualTo(commits.head());
+        assertThat(wiring.executions.list(deployment.id()))
+            .isNotEmpty()
+            .allSatisfy(e -> assertThat(e.status()).isEqualTo(ExecutionStatus.SUCCEEDED));
+        long locks =
+            wiring
+                .metadb
+                .metadb()
+                .jdbi()
+                .withHandle(
+                    h -> h.createQuery("SELECT count(*) FROM merge_locks").mapTo(Long.class).one());
+        assertThat(locks).isZero();
+        assertThat(github.posted(MergeGate.CONTEXT))
+            .filteredOn(status -> status.sha().equals(Webhooks.sha(120)))
+            .extracting(status -> status.state() + " " + status.description())
+            .containsExactly(
+                "PENDING deployment of PR #11 in progress", "SUCCESS no deployment in progress");
+        assertThat(github.posted(MergeGate.CONTEXT).get(0).state()).isEqualTo(State.PENDING);
+      }
+    }
+  }
+
+  private static Deployment awaitFinished(LocalWiring wiring) throws InterruptedException {
+    Instant deadline = Instant.now().plus(LIMIT);
+    while (Instant.now().isBefore(deadline)) {
+      List<Deployment> all = wiring.deployments.list(Webhooks.REPOSITORY);
+      if (!all.isEmpty() && all.get(0).status().isFinished()) {
+        // The lock is released just after the deployment finishes.
+        Thread.sleep(500);
+        return wiring.deployments.find(all.get(0).id()).orElseThrow();
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("the deployment did not finish within " + LIMIT);
+  }
+
+  private static HttpResponse<String> post(String baseUrl, ObjectNode payload)
+      throws IOException, InterruptedException {
+    byte[] body = Webhooks.bytes(payload);
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(baseUrl + "/webhook"))
+                .header("X-GitHub-Event", "pull_request")
+                .header("X-GitHub-Delivery", UUID.randomUUID().toString())
+                .header(
+                    "X-Hub-Signature-256",
+                    WebhookSignature.sign(WebhookSignature.secret(Webhooks.SECRET), body))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+}
