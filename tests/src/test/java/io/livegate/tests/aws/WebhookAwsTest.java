@@ -1,0 +1,210 @@
+package io.livegate.tests.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.webhook.WebhookSignature;
+import io.livegate.lambdas.aws.AwsSettings;
+import io.livegate.lambdas.aws.EcsScanLauncher;
+import io.livegate.lambdas.aws.EcsTasks;
+import io.livegate.lambdas.aws.MetadbSource;
+import io.livegate.lambdas.engine.EngineWiring;
+import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.lambdas.webhook.WebhookHandler;
+import io.livegate.lambdas.webhook.WebhookWiring;
+import io.livegate.sql.Metadb;
+import io.livegate.sql.testing.EmbeddedMetadb;
+import io.livegate.sql.testing.Webhooks;
+import io.livegate.tests.moto.MotoServer;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.ecs.EcsClient;
+import software.amazon.awssdk.services.ecs.model.Compatibility;
+import software.amazon.awssdk.services.ecs.model.NetworkMode;
+import software.amazon.awssdk.services.ecs.model.Task;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
+import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
+
+/**
+ * The webhook receiver and the trigger as their wiring builds them from the environment, against
+ * moto (SSM, ECS, Secrets Manager) and an embedded metadb: a merge takes the SSM lock and starts
+ * create-deploy-stack on ECS with the merge as its argv; a second merge waits; a failed scan hands
+ * the lock and the task to the second.
+ */
+class WebhookAwsTest {
+  @RegisterExtension static final MotoServer MOTO = new MotoServer();
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String LOCK = "/livegate/merge-lock";
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  private final EcsClient ecs = MOTO.client(EcsClient.builder());
+  private final SsmClient ssm = MOTO.client(SsmClient.builder());
+  private String cluster;
+  private WebhookHandler webhook;
+  private TriggerHandler trigger;
+
+  @BeforeEach
+  void wire() throws Exception {
+    MOTO.reset();
+    Map<String, String> env = new HashMap<>();
+    env.put("AWS_REGION", MOTO.region().id());
+    env.put("AWS_ACCESS_KEY_ID", "test");
+    env.put("AWS_SECRET_ACCESS_KEY", "test");
+    env.put(AwsSettings.ENDPOINT, MOTO.endpoint().toString());
+
+    String database = "livegate_webhook_" + DATABASES.incrementAndGet();
+    EmbeddedPostgres postgres = EmbeddedMetadb.postgres();
+    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE DATABASE " + database);
+    }
+    Metadb.open(postgres.getDatabase("postgres", database));
+    env.put(MetadbSource.URL, postgres.getJdbcUrl("postgres", database));
+    env.put(MetadbSource.USER, "postgres");
+
+    try (SecretsManagerClient secrets = MOTO.client(SecretsManagerClient.builder())) {
+      env.put(
+          WebhookWiring.WEBHOOK_SECRET,
+          secrets
+              .createSecret(r -> r.name("livegate/webhook").secretString(Webhooks.SECRET))
+              .arn());
+    }
+    cluster = ecs.createCluster(r -> r.clusterName("livegate")).cluster().clusterArn();
+    String taskDefinition =
+        ecs.registerTaskDefinition(
+                r ->
+                    r.family("livegate-create-deploy-stack")
+                        .requiresCompatibilities(Compatibility.FARGATE)
+                        .networkMode(NetworkMode.AWSVPC)
+                        .cpu("1024")
+                        .memory("2048")
+                        .containerDefinitions(
+                            c ->
+                                c.name("tasks")
+                                    .image("livegate/ecs-tasks:test")
+                                    .cpu(1024)
+                                    .memory(2048)
+                                    .essential(true)))
+            .taskDefinition()
+            .taskDefinitionArn();
+    MotoServer.Network network = MOTO.network();
+    env.put(EngineWiring.STATE_MACHINE, "arn:aws:states:us-east-1:123456789012:stateMachine:x");
+    env.put(EngineWiring.LOCK_PARAMETER, LOCK);
+    env.put(EcsTasks.CLUSTER, cluster);
+    env.put(EcsTasks.SUBNETS, network.subnetId());
+    env.put(EcsTasks.SECURITY_GROUPS, network.securityGroupId());
+    env.put(EcsScanLauncher.TASK_DEFINITION, taskDefinition);
+    env.put(WebhookWiring.REPOSITORY, Webhooks.REPOSITORY);
+    env.put(WebhookWiring.TRUNK, Webhooks.TRUNK);
+    webhook = new WebhookHandler(WebhookWiring.fromEnvironment(env)::receiver);
+    trigger = new TriggerHandler(EngineWiring.fromEnvironment(env)::advance);
+  }
+
+  private JsonNode deliver(ObjectNode payload) throws IOException {
+    String body = payload.toString();
+    ObjectNode event = JSON.createObjectNode();
+    event.putObject("requestContext").putObject("http").put("method", "POST");
+    event
+        .putObject("headers")
+        .put("x-github-event", "pull_request")
+        .put("x-github-delivery", UUID.randomUUID().toString())
+        .put(
+            "x-hub-signature-256",
+            WebhookSignature.sign(
+                WebhookSignature.secret(Webhooks.SECRET), body.getBytes(StandardCharsets.UTF_8)));
+    event.put("body", body);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    webhook.handleRequest(
+        new ByteArrayInputStream(event.toString().getBytes(StandardCharsets.UTF_8)), out, null);
+    return JSON.readTree(out.toByteArray());
+  }
+
+  private JsonNode lockHolder() throws IOException {
+    return JSON.readTree(ssm.getParameter(r -> r.name(LOCK)).parameter().value());
+  }
+
+  private static MergedPullRequest merge(ObjectNode payload) {
+    JsonNode pr = payload.get("pull_request");
+    return new MergedPullRequest(
+        Webhooks.REPOSITORY,
+        pr.get("number").asInt(),
+        pr.at("/base/ref").asText(),
+        pr.at("/head/ref").asText(),
+        pr.at("/base/sha").asText(),
+        pr.get("merge_commit_sha").asText());
+  }
+
+  @Test
+  void aMergeTakesTheSsmLockAndStartsCreateDeployStackWithTheMergeAsArgv() throws IOException {
+    ObjectNode first = Webhooks.merged(7, Webhooks.sha(7));
+    ((ObjectNode) first.get("pull_request").get("head")).put("ref", "feature/$(touch x) 'a b'");
+
+    JsonNode response = deliver(first);
+
+    assertThat(response.get("statusCode").asInt()).as(response.toString()).isEqualTo(200);
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(7);
+    assertThat(lockHolder().get("mergeCommit").asText()).isEqualTo(Webhooks.sha(7));
+    List<Task> tasks = MOTO.runningTasks(cluster);
+    assertThat(tasks).hasSize(1);
+    assertThat(tasks.get(0).overrides().containerOverrides())
+        .singleElement()
+        .satisfies(
+            override -> {
+              assertThat(override.name()).isEqualTo("tasks");
+              assertThat(override.command()).isEqualTo(EcsScanLauncher.command(merge(first)));
+              assertThat(override.command()).contains("feature/$(touch x) 'a b'");
+            });
+    assertThat(tasks.get(0).launchTypeAsString()).isEqualTo("FARGATE");
+  }
+
+  @Test
+  void aSecondMergeWaitsAndAFailedScanHandsTheLockAndTheTaskToIt() throws IOException {
+    deliver(Webhooks.merged(7, Webhooks.sha(7)));
+    JsonNode second = deliver(Webhooks.merged(8, Webhooks.sha(8)));
+
+    assertThat(second.get("statusCode").asInt()).isEqualTo(200);
+    assertThat(second.get("body").asText()).startsWith("queued deployment 2 of pull request #8");
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(7);
+    assertThat(MOTO.runningTasks(cluster)).hasSize(1);
+
+    String answer = trigger.handle(JSON.readTree(TriggerHandler.scanFailed(1, "checkout failed")));
+
+    assertThat(answer).isEqualTo("deployment 1 failed: checkout failed; started deployment 2");
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+    assertThat(MOTO.runningTasks(cluster))
+        .extracting(task -> task.overrides().containerOverrides().get(0).command())
+        .contains(EcsScanLauncher.command(merge(Webhooks.merged(8, Webhooks.sha(8)))));
+
+    // The same report again changes nothing: the lock stays with the second merge.
+    trigger.handle(JSON.readTree(TriggerHandler.scanFailed(1, "checkout failed")));
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+  }
+
+  @Test
+  void aClosedPullRequestWithoutAMergeTakesNoLock() throws IOException {
+    JsonNode response = deliver(Webhooks.payload("pull_request.closed"));
+
+    assertThat(response.get("statusCode").asInt()).isEqualTo(200);
+    assertThat(MOTO.runningTasks(cluster)).isEmpty();
+    org.assertj.core.api.Assertions.assertThatThrownBy(this::lockHolder)
+        .isInstanceOf(ParameterNotFoundException.class);
+  }
+}
