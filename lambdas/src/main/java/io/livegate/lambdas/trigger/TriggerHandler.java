@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  */
 public final class TriggerHandler implements RequestStreamHandler {
   public static final String DEPLOYMENT_CREATED = "deploymentCreated";
-  static final String STATUS_CHANGE = "Step Functions Execution Status Change";
+  public static final String STATUS_CHANGE = "Step Functions Execution Status Change";
 
   private final Supplier<AdvanceDeployment> advance;
 
