@@ -23,7 +23,7 @@ public final class DeployFlow {
   /** The classpath resource of the definition, next to this class. */
   public static final String RESOURCE = "deploy-flow.asl.json";
 
-  /** The container of the terra-run task definition that Plan and Apply override. */
+  /** The container of the terra-run task definitions that Plan and Apply override. */
   public static final String TERRA_RUN = "terra-run";
 
   /**
@@ -55,7 +55,15 @@ public final class DeployFlow {
   /** The placeholders of the definition. */
   public enum Substitution {
     CLUSTER_ARN("ClusterArn"),
-    TERRA_RUN_TASK_DEFINITION_ARN("TerraRunTaskDefinitionArn"),
+    /**
+     * Plan's task definition. Its task role may assume the accounts' plan roles and nothing else.
+     */
+    TERRA_RUN_PLAN_TASK_DEFINITION_ARN("TerraRunPlanTaskDefinitionArn"),
+    /**
+     * Apply's task definition: the same image, with a task role that may assume the accounts' apply
+     * roles. Two definitions keep the apply roles out of every plan.
+     */
+    TERRA_RUN_APPLY_TASK_DEFINITION_ARN("TerraRunApplyTaskDefinitionArn"),
     TERRA_RUN_CONTAINER_NAME("TerraRunContainerName"),
     SUBNET_IDS("SubnetIds"),
     SECURITY_GROUP_IDS("SecurityGroupIds"),

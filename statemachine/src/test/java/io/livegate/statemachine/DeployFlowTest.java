@@ -157,6 +157,10 @@ class DeployFlowTest {
     assertThat(definition.get("TimeoutSeconds").asLong()).isEqualTo(30);
     JsonNode plan = definition.get("States").get("Plan").get("Parameters");
     assertThat(plan.get("Cluster").asText()).isEqualTo("arn:cluster");
+    assertThat(plan.get("TaskDefinition").asText()).isEqualTo("arn:terra-run-plan");
+    assertThat(
+            definition.get("States").get("Apply").get("Parameters").get("TaskDefinition").asText())
+        .isEqualTo("arn:terra-run-apply");
     assertThat(
             plan.get("NetworkConfiguration").get("AwsvpcConfiguration").get("Subnets.$").asText())
         .isEqualTo("States.StringSplit('subnet-1,subnet-2', ',')");
@@ -182,7 +186,8 @@ class DeployFlowTest {
   private static EnumMap<DeployFlow.Substitution, String> values() {
     EnumMap<DeployFlow.Substitution, String> values = new EnumMap<>(DeployFlow.Substitution.class);
     values.put(DeployFlow.Substitution.CLUSTER_ARN, "arn:cluster");
-    values.put(DeployFlow.Substitution.TERRA_RUN_TASK_DEFINITION_ARN, "arn:task-definition");
+    values.put(DeployFlow.Substitution.TERRA_RUN_PLAN_TASK_DEFINITION_ARN, "arn:terra-run-plan");
+    values.put(DeployFlow.Substitution.TERRA_RUN_APPLY_TASK_DEFINITION_ARN, "arn:terra-run-apply");
     values.put(DeployFlow.Substitution.TERRA_RUN_CONTAINER_NAME, DeployFlow.TERRA_RUN);
     values.put(DeployFlow.Substitution.SUBNET_IDS, "subnet-1,subnet-2");
     values.put(DeployFlow.Substitution.SECURITY_GROUP_IDS, "sg-1");

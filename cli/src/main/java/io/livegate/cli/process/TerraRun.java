@@ -106,12 +106,17 @@ public final class TerraRun {
     return new Step<>(newResources(execution, newProviders), null);
   }
 
-  /** The state's resources of {@code providers}, by full address. */
+  /**
+   * The state's resources of {@code providers}, by full address. It runs right after an apply, in
+   * the apply task, so it reads the state with the apply role: on AWS that task may assume no plan
+   * role.
+   */
   public List<String> newResources(Execution execution, Set<String> providers) {
     if (providers.isEmpty()) {
       return List.of();
     }
-    CommandResult state = run(show(execution, "-json"));
+    CommandResult state =
+        run(kind.showCommand(execution.unit(), execution.spec().applyRole(), List.of("-json")));
     if (state.exitCode() != 0) {
       throw new LivegateException(
           "cannot read the state of " + execution.unit() + ": " + state.tail(TAIL_LINES));

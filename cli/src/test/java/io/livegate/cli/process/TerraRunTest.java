@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.testing.ScriptedCommandRunner;
 import io.livegate.core.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,6 +82,63 @@ class TerraRunTest {
     assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT))).isEmpty();
     assertThat(terraRun.apply(rollback, Set.of()).error()).contains("Saved plan is stale");
     assertThat(terraRun.upToDate(rollback).value()).isTrue();
+  }
+
+  @Test
+  void theStateAfterAnApplyIsReadWithTheApplyRoleSoTheApplyTaskNeedsNoPlanRole() {
+    String planRole = "arn:aws:iam::111111111111:role/livegate-plan";
+    String applyRole = "arn:aws:iam::111111111111:role/livegate-apply";
+    ScriptedCommandRunner runner = new ScriptedCommandRunner();
+    runner.result(
+        dir,
+        "show",
+        new CommandResult(
+            0,
+            "{\"values\":{\"root_module\":{\"resources\":[{\"address\":\"terraform_data.app\","
+                + "\"mode\":\"managed\",\"provider_name\":\""
+                + BUILTIN
+                + "\"}]}}}",
+            false));
+    TerraRun terragrunt =
+        new TerraRun(runner, RunnerKind.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
+    Execution execution = execution("d1-app", List.of());
+    ExecutionSpec spec = execution.spec();
+    Execution withRoles =
+        new Execution(
+            execution.id(),
+            execution.deploymentId(),
+            execution.name(),
+            new ExecutionSpec(
+                spec.unit(),
+                spec.account(),
+                spec.layer(),
+                spec.dependsOn(),
+                spec.planCommands(),
+                spec.applyCommands(),
+                spec.voters(),
+                spec.minApprovals(),
+                spec.minRejections(),
+                planRole,
+                applyRole,
+                spec.rollback(),
+                spec.destroyTargets()),
+            execution.status(),
+            execution.dependsOn(),
+            null,
+            null,
+            null,
+            List.of(),
+            null,
+            execution.createdAt(),
+            execution.startedAt(),
+            null);
+
+    assertThat(terragrunt.newResources(withRoles, Set.of(BUILTIN)))
+        .containsExactly("terraform_data.app");
+
+    assertThat(runner.calls("show")).hasSize(1);
+    List<String> argv = runner.calls("show").get(0).command().argv();
+    assertThat(argv).containsSequence("--terragrunt-iam-role", applyRole).doesNotContain(planRole);
   }
 
   /** The execution after Plan: with its saved plan's hash and summary, as the metadb has it. */

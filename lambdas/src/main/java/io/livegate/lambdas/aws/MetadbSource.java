@@ -28,6 +28,14 @@ public final class MetadbSource {
   private MetadbSource() {}
 
   public static Metadb connect(Map<String, String> environment, Secrets secrets) {
+    return Metadb.connect(dataSource(environment, secrets));
+  }
+
+  /**
+   * The metadb's connection pool, not yet connected: for the migration handler, which migrates
+   * through it ({@link Metadb#open}) rather than only connecting.
+   */
+  public static DataSource dataSource(Map<String, String> environment, Secrets secrets) {
     String url = Env.required(environment, URL);
     String secret = environment.get(SECRET);
     Supplier<String[]> credentials;
@@ -42,7 +50,7 @@ public final class MetadbSource {
       String password = Env.optional(environment, PASSWORD, "");
       credentials = () -> new String[] {user, password};
     }
-    return Metadb.connect(new LazyPool(url, credentials));
+    return new LazyPool(url, credentials);
   }
 
   /** A pool that is built, with its credentials, on the first connection anybody asks for. */

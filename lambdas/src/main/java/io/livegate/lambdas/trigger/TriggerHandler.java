@@ -34,7 +34,7 @@ import java.util.function.Supplier;
 public final class TriggerHandler implements RequestStreamHandler {
   public static final String DEPLOYMENT_CREATED = "deploymentCreated";
   public static final String SCAN_FAILED = "scanFailed";
-  static final String STATUS_CHANGE = "Step Functions Execution Status Change";
+  public static final String STATUS_CHANGE = "Step Functions Execution Status Change";
 
   private final Supplier<AdvanceDeployment> advance;
 

@@ -429,7 +429,8 @@ class AwsDeployFlowTest {
       ses.createEmailIdentity(r -> r.emailIdentity(MAIL_FROM));
       Map<DeployFlow.Substitution, String> values = new EnumMap<>(DeployFlow.Substitution.class);
       values.put(DeployFlow.Substitution.CLUSTER_ARN, cluster);
-      values.put(DeployFlow.Substitution.TERRA_RUN_TASK_DEFINITION_ARN, taskDefinition);
+      values.put(DeployFlow.Substitution.TERRA_RUN_PLAN_TASK_DEFINITION_ARN, taskDefinition);
+      values.put(DeployFlow.Substitution.TERRA_RUN_APPLY_TASK_DEFINITION_ARN, taskDefinition);
       values.put(DeployFlow.Substitution.TERRA_RUN_CONTAINER_NAME, DeployFlow.TERRA_RUN);
       values.put(DeployFlow.Substitution.SUBNET_IDS, network.subnetId());
       values.put(DeployFlow.Substitution.SECURITY_GROUP_IDS, network.securityGroupId());

@@ -116,8 +116,11 @@ public final class ColdStartBenchmark {
             DeployFlow.Substitution.CLUSTER_ARN,
             "arn:aws:ecs:us-east-1:123456789012:cluster/livegate");
         values.put(
-            DeployFlow.Substitution.TERRA_RUN_TASK_DEFINITION_ARN,
-            "arn:aws:ecs:us-east-1:123456789012:task-definition/terra-run:1");
+            DeployFlow.Substitution.TERRA_RUN_PLAN_TASK_DEFINITION_ARN,
+            "arn:aws:ecs:us-east-1:123456789012:task-definition/terra-run-plan:1");
+        values.put(
+            DeployFlow.Substitution.TERRA_RUN_APPLY_TASK_DEFINITION_ARN,
+            "arn:aws:ecs:us-east-1:123456789012:task-definition/terra-run-apply:1");
         values.put(DeployFlow.Substitution.TERRA_RUN_CONTAINER_NAME, "terra-run");
         values.put(DeployFlow.Substitution.SUBNET_IDS, "subnet-12345678");
         values.put(DeployFlow.Substitution.SECURITY_GROUP_IDS, "sg-12345678");

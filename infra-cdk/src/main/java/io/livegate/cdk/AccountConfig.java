@@ -1,0 +1,172 @@
+package io.livegate.cdk;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * One account of the installation (docs/accounts.md): the units under {@code path}, who votes on
+ * them, and the roles their plans and applies assume. The CDK app writes every account into the
+ * accounts text the tasks read ({@link AccountsHcl}), and grants the roles: plan roles to the plan
+ * tasks only, apply roles to the apply task only.
+ *
+ * @param name the account's name, referred to by {@code dependsOn}
+ * @param path the repo-relative directory of its units; "" for the whole repository
+ * @param dependsOn accounts whose units all finish before any of this one's start
+ * @param voters the e-mail addresses that get vote links; at least one
+ * @param minApprovals approvals that apply a plan (default 1, at most the number of voters)
+ * @param minRejections rejections that reject it (default 1, at most the number of voters)
+ * @param planRoleArn the read-only role plans assume, also for pull-request plans
+ * @param applyRoleArn the role applies assume; it must differ from the plan role
+ */
+public record AccountConfig(
+    String name,
+    String path,
+    List<String> dependsOn,
+    List<String> voters,
+    int minApprovals,
+    int minRejections,
+    String planRoleArn,
+    String applyRoleArn) {
+
+  /** An IAM role ARN in any partition, as STS accepts it for AssumeRole. */
+  static final Pattern ROLE_ARN =
+      Pattern.compile("arn:aws(-[a-z]+)*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
+
+  static final Pattern EMAIL = Pattern.compile("[^@\\s\"\\\\]+@[^@\\s\"\\\\]+\\.[^@\\s\"\\\\]+");
+
+  public AccountConfig {
+    dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
+    voters = voters == null ? List.of() : List.copyOf(voters);
+  }
+
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /**
+   * Checks what a single account can check; what needs all accounts (unknown dependencies, cycles,
+   * shared paths) is checked by {@link AccountsHcl}.
+   *
+   * @param where the field's position in the configuration, for messages
+   */
+  void validate(String where) {
+    String at = where + " (account \"" + name + "\")";
+    if (name == null || !name.matches("[A-Za-z0-9_-]+")) {
+      throw new InvalidLivegateConfig(
+          where + ".name must be letters, digits, '_' or '-', not " + quoted(name));
+    }
+    if (path == null) {
+      throw new InvalidLivegateConfig(at + ": path is required (\"\" for the whole repository)");
+    }
+    if (voters.isEmpty()) {
+      throw new InvalidLivegateConfig(
+          at + ": voters is missing or empty; every account needs someone to vote on its plans");
+    }
+    for (String voter : voters) {
+      if (voter == null || !EMAIL.matcher(voter).matches()) {
+        throw new InvalidLivegateConfig(
+            at + ": voter " + quoted(voter) + " is not an e-mail address");
+      }
+    }
+    if (minApprovals < 1 || minApprovals > voters.size()) {
+      throw new InvalidLivegateConfig(
+          at
+              + ": minApprovals must be between 1 and the "
+              + voters.size()
+              + " voters, not "
+              + minApprovals);
+    }
+    if (minRejections < 1 || minRejections > voters.size()) {
+      throw new InvalidLivegateConfig(
+          at
+              + ": minRejections must be between 1 and the "
+              + voters.size()
+              + " voters, not "
+              + minRejections);
+    }
+    checkRole(at, "planRoleArn", planRoleArn);
+    checkRole(at, "applyRoleArn", applyRoleArn);
+    if (planRoleArn.equals(applyRoleArn)) {
+      throw new InvalidLivegateConfig(
+          at
+              + ": planRoleArn and applyRoleArn are the same role; pull-request plans run with the"
+              + " plan role, so it must not be able to apply");
+    }
+  }
+
+  private static void checkRole(String at, String field, String arn) {
+    if (arn == null || arn.isBlank()) {
+      throw new InvalidLivegateConfig(at + ": " + field + " is required");
+    }
+    if (!ROLE_ARN.matcher(arn).matches()) {
+      throw new InvalidLivegateConfig(
+          at
+              + ": "
+              + field
+              + " "
+              + quoted(arn)
+              + " is not an IAM role ARN such as arn:aws:iam::123456789012:role/livegate-plan");
+    }
+  }
+
+  private static String quoted(String value) {
+    return value == null ? "nothing" : "'" + value + "'";
+  }
+
+  /** Builds an account; the defaults are those of docs/accounts.md. */
+  public static final class Builder {
+    private final String name;
+    private String path;
+    private List<String> dependsOn = List.of();
+    private List<String> voters = List.of();
+    private int minApprovals = 1;
+    private int minRejections = 1;
+    private String planRoleArn;
+    private String applyRoleArn;
+
+    private Builder(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+    }
+
+    public Builder path(String path) {
+      this.path = path;
+      return this;
+    }
+
+    public Builder dependsOn(List<String> dependsOn) {
+      this.dependsOn = dependsOn;
+      return this;
+    }
+
+    public Builder voters(List<String> voters) {
+      this.voters = voters;
+      return this;
+    }
+
+    public Builder minApprovals(int minApprovals) {
+      this.minApprovals = minApprovals;
+      return this;
+    }
+
+    public Builder minRejections(int minRejections) {
+      this.minRejections = minRejections;
+      return this;
+    }
+
+    public Builder planRoleArn(String planRoleArn) {
+      this.planRoleArn = planRoleArn;
+      return this;
+    }
+
+    public Builder applyRoleArn(String applyRoleArn) {
+      this.applyRoleArn = applyRoleArn;
+      return this;
+    }
+
+    public AccountConfig build() {
+      return new AccountConfig(
+          name, path, dependsOn, voters, minApprovals, minRejections, planRoleArn, applyRoleArn);
+    }
+  }
+}

@@ -1,0 +1,951 @@
+package io.livegate.cdk;
+
+import io.livegate.lambdas.approval.ApprovalWiring;
+import io.livegate.lambdas.aws.MetadbSource;
+import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.lambdas.engine.EngineWiring;
+import io.livegate.statemachine.DeployFlow;
+import io.livegate.tasks.TaskWiring;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Acknowledgment;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.CustomResource;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Fn;
+import software.amazon.awscdk.IgnoreMode;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.Validations;
+import software.amazon.awscdk.services.ec2.IVpc;
+import software.amazon.awscdk.services.ec2.Port;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.ec2.SubnetConfiguration;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.ec2.SubnetType;
+import software.amazon.awscdk.services.ec2.Vpc;
+import software.amazon.awscdk.services.ec2.VpcLookupOptions;
+import software.amazon.awscdk.services.ecr.assets.Platform;
+import software.amazon.awscdk.services.ecs.AssetImageProps;
+import software.amazon.awscdk.services.ecs.AwsLogDriverProps;
+import software.amazon.awscdk.services.ecs.Cluster;
+import software.amazon.awscdk.services.ecs.ContainerDefinitionOptions;
+import software.amazon.awscdk.services.ecs.ContainerImage;
+import software.amazon.awscdk.services.ecs.CpuArchitecture;
+import software.amazon.awscdk.services.ecs.FargateTaskDefinition;
+import software.amazon.awscdk.services.ecs.LogDriver;
+import software.amazon.awscdk.services.ecs.OperatingSystemFamily;
+import software.amazon.awscdk.services.ecs.RuntimePlatform;
+import software.amazon.awscdk.services.events.EventPattern;
+import software.amazon.awscdk.services.events.Rule;
+import software.amazon.awscdk.services.events.targets.LambdaFunction;
+import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.kms.Alias;
+import software.amazon.awscdk.services.lambda.Architecture;
+import software.amazon.awscdk.services.lambda.Code;
+import software.amazon.awscdk.services.lambda.EventInvokeConfigOptions;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.FunctionUrl;
+import software.amazon.awscdk.services.lambda.FunctionUrlAuthType;
+import software.amazon.awscdk.services.lambda.FunctionUrlOptions;
+import software.amazon.awscdk.services.lambda.Runtime;
+import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.destinations.SqsDestination;
+import software.amazon.awscdk.services.lambda.eventsources.SnsEventSource;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.amazon.awscdk.services.rds.AuroraPostgresClusterEngineProps;
+import software.amazon.awscdk.services.rds.AuroraPostgresEngineVersion;
+import software.amazon.awscdk.services.rds.BackupProps;
+import software.amazon.awscdk.services.rds.ClusterInstance;
+import software.amazon.awscdk.services.rds.Credentials;
+import software.amazon.awscdk.services.rds.DatabaseCluster;
+import software.amazon.awscdk.services.rds.DatabaseClusterEngine;
+import software.amazon.awscdk.services.s3.BlockPublicAccess;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.LifecycleRule;
+import software.amazon.awscdk.services.s3.ObjectOwnership;
+import software.amazon.awscdk.services.secretsmanager.Secret;
+import software.amazon.awscdk.services.secretsmanager.SecretStringGenerator;
+import software.amazon.awscdk.services.ses.EmailIdentity;
+import software.amazon.awscdk.services.ses.Identity;
+import software.amazon.awscdk.services.sns.Topic;
+import software.amazon.awscdk.services.sqs.Queue;
+import software.amazon.awscdk.services.sqs.QueueEncryption;
+import software.amazon.awscdk.services.ssm.ParameterTier;
+import software.amazon.awscdk.services.ssm.StringParameter;
+import software.amazon.awscdk.services.stepfunctions.DefinitionBody;
+import software.amazon.awscdk.services.stepfunctions.LogLevel;
+import software.amazon.awscdk.services.stepfunctions.LogOptions;
+import software.amazon.awscdk.services.stepfunctions.StateMachine;
+import software.amazon.awscdk.services.stepfunctions.StateMachineType;
+import software.constructs.Construct;
+
+/**
+ * livegate in one stack: the network and metadb, the Lambdas, the ECS tasks, the deploy flow, and
+ * the grants between them. Each role is its own and gets only the actions its entry point calls, on
+ * the resources it calls them on; the tests hold the boundaries (LivegateStackTest).
+ */
+public final class LivegateStack extends Stack {
+  /** Handlers in the Lambda jar; LivegateStackTest checks that each class is in it. */
+  static final String TRIGGER_HANDLER = "io.livegate.lambdas.trigger.TriggerHandler";
+
+  static final String APPROVAL_REQUEST_HANDLER =
+      "io.livegate.lambdas.approval.ApprovalRequestHandler";
+  static final String APPROVAL_RESPONSE_HANDLER =
+      "io.livegate.lambdas.approval.ApprovalResponseHandler";
+  static final String MIGRATE_HANDLER = "io.livegate.lambdas.migrate.MigrateHandler";
+
+  /**
+   * The container of create-deploy-stack and pr-plan; terra-run's is {@link DeployFlow#TERRA_RUN}.
+   */
+  static final String TASK_CONTAINER = "livegate-task";
+
+  /** The alias every invoker uses: it points at the published, SnapStart-ed version. */
+  static final String LIVE_ALIAS = "live";
+
+  /** The statuses Step Functions reports for a finished execution; the trigger acts on each. */
+  static final List<String> FINAL_STATUSES = List.of("SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED");
+
+  static final String DATABASE = "livegate";
+
+  /** Secret names under the stack's name, e.g. Livegate/webhook-secret. */
+  static final String WEBHOOK_SECRET_NAME = "webhook-secret";
+
+  static final String GITHUB_TOKEN_NAME = "github-token";
+  static final String PLANS_PREFIX = "plans/";
+
+  private final LivegateConfig config;
+  private final RetentionDays retention;
+  private final Map<String, IRole> roles = new LinkedHashMap<>();
+  private final Map<String, Function> functions = new LinkedHashMap<>();
+  private final Map<String, FargateTaskDefinition> tasks = new LinkedHashMap<>();
+
+  private final IVpc vpc;
+  private final SubnetSelection privateSubnets =
+      SubnetSelection.builder().subnetType(SubnetType.PRIVATE_WITH_EGRESS).build();
+  private final SecurityGroup lambdaSecurityGroup;
+  private final SecurityGroup taskSecurityGroup;
+  private final SecurityGroup metadbSecurityGroup;
+  private final DatabaseCluster metadb;
+  private final Secret githubToken;
+  private final Secret webhookSecret;
+  private final Secret voteKey;
+  private final Bucket artifacts;
+  private final Topic approvalTopic;
+  private final EmailIdentity mailFrom;
+  private final StringParameter accountsParameter;
+  private final String lockParameterArn;
+  private final Cluster cluster;
+  private final StateMachine deployFlow;
+  private final Queue deadLetters;
+  private final CustomResource schema;
+
+  public LivegateStack(
+      Construct scope, String id, StackProps props, LivegateConfig config, SourceTree source) {
+    super(scope, id, props);
+    this.config = config;
+    this.retention = retention(config.logRetentionDays());
+
+    // Network: a VPC with NAT (GitHub and the AWS APIs are reached from private subnets), or the
+    // installation's own, found by id at synth time.
+    this.vpc =
+        config.vpcId() != null
+            ? Vpc.fromLookup(this, "Vpc", VpcLookupOptions.builder().vpcId(config.vpcId()).build())
+            : Vpc.Builder.create(this, "Vpc")
+                .maxAzs(config.maxAzs())
+                .natGateways(config.natGateways())
+                .subnetConfiguration(
+                    List.of(
+                        SubnetConfiguration.builder()
+                            .name("public")
+                            .subnetType(SubnetType.PUBLIC)
+                            .cidrMask(24)
+                            .build(),
+                        SubnetConfiguration.builder()
+                            .name("private")
+                            .subnetType(SubnetType.PRIVATE_WITH_EGRESS)
+                            .cidrMask(22)
+                            .build()))
+                .build();
+    this.lambdaSecurityGroup = securityGroup("LambdaSecurityGroup", "livegate Lambdas", true);
+    this.taskSecurityGroup = securityGroup("TaskSecurityGroup", "livegate ECS tasks", true);
+    this.metadbSecurityGroup = securityGroup("MetadbSecurityGroup", "livegate metadb", false);
+
+    // The metadb admits the Lambdas' and the tasks' groups on PostgreSQL's port, nobody else.
+    this.metadb =
+        DatabaseCluster.Builder.create(this, "Metadb")
+            .engine(
+                DatabaseClusterEngine.auroraPostgres(
+                    AuroraPostgresClusterEngineProps.builder()
+                        .version(AuroraPostgresEngineVersion.VER_16_6)
+                        .build()))
+            .credentials(Credentials.fromGeneratedSecret("livegate"))
+            .defaultDatabaseName(DATABASE)
+            .writer(ClusterInstance.serverlessV2("Writer"))
+            .serverlessV2MinCapacity(config.dbMinCapacity())
+            .serverlessV2MaxCapacity(config.dbMaxCapacity())
+            .vpc(vpc)
+            .vpcSubnets(privateSubnets)
+            .securityGroups(List.of(metadbSecurityGroup))
+            .storageEncrypted(true)
+            .deletionProtection(config.dbDeletionProtection())
+            .backup(BackupProps.builder().retention(Duration.days(7)).build())
+            .removalPolicy(RemovalPolicy.SNAPSHOT)
+            .build();
+    for (SecurityGroup client : List.of(lambdaSecurityGroup, taskSecurityGroup)) {
+      metadbSecurityGroup.addIngressRule(
+          client, Port.tcp(5432), "PostgreSQL from " + client.getNode().getId());
+    }
+
+    // Secrets, generated on deploy. The GitHub token's value is a placeholder until the operator
+    // puts a real token in (module README).
+    this.githubToken =
+        secret("GithubToken", GITHUB_TOKEN_NAME, "GitHub token: replace after deploy (README)");
+    this.webhookSecret = secret("WebhookSecret", WEBHOOK_SECRET_NAME, "GitHub webhook secret");
+    this.voteKey = secret("VoteKey", "vote-link-key", "Key that signs vote links");
+
+    this.artifacts =
+        Bucket.Builder.create(this, "Artifacts")
+            .encryption(BucketEncryption.S3_MANAGED)
+            .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
+            .enforceSsl(true)
+            .objectOwnership(ObjectOwnership.BUCKET_OWNER_ENFORCED)
+            .lifecycleRules(
+                List.of(
+                    LifecycleRule.builder()
+                        .id("expire-plans")
+                        .expiration(Duration.days(config.planRetentionDays()))
+                        .abortIncompleteMultipartUploadAfter(Duration.days(1))
+                        .build()))
+            .removalPolicy(RemovalPolicy.RETAIN)
+            .build();
+
+    this.approvalTopic =
+        Topic.Builder.create(this, "ApprovalTopic")
+            .displayName("livegate approval requests")
+            .masterKey(Alias.fromAliasName(this, "SnsKey", "alias/aws/sns"))
+            .enforceSsl(true)
+            .build();
+    this.mailFrom =
+        EmailIdentity.Builder.create(this, "MailFrom")
+            .identity(Identity.email(config.mailFrom()))
+            .build();
+
+    String accountsText = config.accountsText();
+    this.accountsParameter =
+        StringParameter.Builder.create(this, "Accounts")
+            .description("livegate accounts (docs/accounts.md), read by the ECS tasks")
+            .stringValue(accountsText)
+            .tier(parameterTier(accountsText))
+            .build();
+    this.lockParameterArn =
+        formatArn(
+            ArnComponents.builder()
+                .service("ssm")
+                .resource("parameter")
+                .resourceName(config.lockParameterFor(getStackName()).substring(1))
+                .build());
+
+    this.cluster = Cluster.Builder.create(this, "Cluster").vpc(vpc).build();
+    this.deadLetters =
+        Queue.Builder.create(this, "TriggerDeadLetters")
+            .encryption(QueueEncryption.SQS_MANAGED)
+            .enforceSsl(true)
+            .retentionPeriod(Duration.days(14))
+            .build();
+
+    // The migration runs first: a custom resource whose property changes with the migrations.
+    Function migrate =
+        function(
+            "Migrate",
+            "migrate",
+            MIGRATE_HANDLER,
+            1024,
+            Duration.minutes(5),
+            source,
+            metadbEnvironment(),
+            false);
+    readSecret(migrate.getRole(), metadb.getSecret());
+    this.schema =
+        CustomResource.Builder.create(this, "MetadbSchema")
+            .serviceToken(migrate.getFunctionArn())
+            .resourceType("Custom::LivegateMetadbSchema")
+            .properties(Map.of("MigrationsHash", source.migrationsHash()))
+            .build();
+    schema.getNode().addDependency(metadb);
+    schema.getNode().addDependency(vpc);
+
+    // ECS: one image, four task definitions. Plan and Apply are two definitions of terra-run so
+    // that their roles can differ.
+    ContainerImage image =
+        ContainerImage.fromAsset(
+            source.imageContext().toString(),
+            AssetImageProps.builder()
+                .file(SourceTree.DOCKERFILE)
+                .exclude(SourceTree.IMAGE_CONTEXT)
+                .ignoreMode(IgnoreMode.DOCKER)
+                .platform(Platform.LINUX_AMD64)
+                .build());
+    String triggerName = getStackName() + "-trigger";
+    String triggerArn =
+        formatArn(
+            ArnComponents.builder()
+                .service("lambda")
+                .resource("function")
+                .resourceName(triggerName + ":" + LIVE_ALIAS)
+                .arnFormat(ArnFormat.COLON_RESOURCE_NAME)
+                .build());
+
+    Map<String, String> createDeployStackEnvironment = taskEnvironment("create-deploy-stack");
+    createDeployStackEnvironment.put(TaskWiring.SCAN, config.scan());
+    createDeployStackEnvironment.put(TaskWiring.TRIGGER_FUNCTION, triggerArn);
+    createDeployStackEnvironment.put(
+        EngineWiring.LOCK_PARAMETER, config.lockParameterFor(getStackName()));
+    createDeployStackEnvironment.putAll(metadbEnvironment());
+    FargateTaskDefinition createDeployStack =
+        task("create-deploy-stack", TASK_CONTAINER, image, createDeployStackEnvironment, true);
+    IRole createDeployStackRole = createDeployStack.getTaskRole();
+    readSecret(createDeployStackRole, metadb.getSecret());
+    readSecret(createDeployStackRole, githubToken);
+    lock(createDeployStackRole, "ssm:GetParameter", "ssm:PutParameter", "ssm:DeleteParameter");
+    allow(createDeployStackRole, List.of("lambda:InvokeFunction"), List.of(triggerArn));
+    if (config.scan().equals("plan")) {
+      assume(createDeployStackRole, config.planRoleArns());
+    }
+
+    Map<String, String> prPlanEnvironment = taskEnvironment("pr-plan");
+    prPlanEnvironment.put(TaskWiring.PLAN_BUCKET, artifacts.getBucketName());
+    FargateTaskDefinition prPlan = task("pr-plan", TASK_CONTAINER, image, prPlanEnvironment, true);
+    IRole prPlanRole = prPlan.getTaskRole();
+    readSecret(prPlanRole, githubToken);
+    allow(
+        prPlanRole,
+        List.of("s3:PutObject"),
+        List.of(artifacts.arnForObjects(WebhookEnvironment.PR_PLAN_PREFIX + "*")));
+    assume(prPlanRole, config.planRoleArns());
+
+    Map<String, String> terraRunEnvironment = taskEnvironment(DeployFlow.TERRA_RUN);
+    terraRunEnvironment.put(TaskWiring.PLAN_BUCKET, artifacts.getBucketName());
+    terraRunEnvironment.putAll(metadbEnvironment());
+    FargateTaskDefinition terraRunPlan =
+        task("terra-run-plan", DeployFlow.TERRA_RUN, image, terraRunEnvironment, false);
+    FargateTaskDefinition terraRunApply =
+        task("terra-run-apply", DeployFlow.TERRA_RUN, image, terraRunEnvironment, false);
+    for (FargateTaskDefinition terraRun : List.of(terraRunPlan, terraRunApply)) {
+      readSecret(terraRun.getTaskRole(), metadb.getSecret());
+      readSecret(terraRun.getTaskRole(), githubToken);
+    }
+    allow(
+        terraRunPlan.getTaskRole(),
+        List.of("s3:PutObject"),
+        List.of(artifacts.arnForObjects(PLANS_PREFIX + "*")));
+    allow(
+        terraRunApply.getTaskRole(),
+        List.of("s3:GetObject"),
+        List.of(artifacts.arnForObjects(PLANS_PREFIX + "*")));
+    assume(terraRunPlan.getTaskRole(), config.planRoleArns());
+    assume(terraRunApply.getTaskRole(), config.applyRoleArns());
+
+    // The deploy flow, from statemachine/'s ASL with CDK's tokens in its placeholders.
+    Map<DeployFlow.Substitution, String> substitutions =
+        new EnumMap<>(DeployFlow.Substitution.class);
+    substitutions.put(DeployFlow.Substitution.CLUSTER_ARN, cluster.getClusterArn());
+    substitutions.put(
+        DeployFlow.Substitution.TERRA_RUN_PLAN_TASK_DEFINITION_ARN,
+        terraRunPlan.getTaskDefinitionArn());
+    substitutions.put(
+        DeployFlow.Substitution.TERRA_RUN_APPLY_TASK_DEFINITION_ARN,
+        terraRunApply.getTaskDefinitionArn());
+    substitutions.put(DeployFlow.Substitution.TERRA_RUN_CONTAINER_NAME, DeployFlow.TERRA_RUN);
+    substitutions.put(DeployFlow.Substitution.SUBNET_IDS, subnetIds());
+    substitutions.put(
+        DeployFlow.Substitution.SECURITY_GROUP_IDS, taskSecurityGroup.getSecurityGroupId());
+    substitutions.put(DeployFlow.Substitution.APPROVAL_TOPIC_ARN, approvalTopic.getTopicArn());
+    LogGroup flowLogs = logGroup("DeployFlowLogs");
+    this.deployFlow =
+        StateMachine.Builder.create(this, "DeployFlow")
+            .stateMachineType(StateMachineType.STANDARD)
+            .definitionBody(
+                DefinitionBody.fromString(
+                    DeployFlow.render(substitutions, config.flowTimeout().toSeconds())))
+            .logs(
+                LogOptions.builder()
+                    .destination(flowLogs)
+                    .level(LogLevel.ALL)
+                    .includeExecutionData(false)
+                    .build())
+            .build();
+    roles.put("deploy-flow", deployFlow.getRole());
+    runTask(deployFlow.getRole(), terraRunPlan);
+    runTask(deployFlow.getRole(), terraRunApply);
+    deployFlow.addToRolePolicy(
+        statement(
+            List.of("ecs:StopTask", "ecs:DescribeTasks"),
+            List.of(
+                formatArn(
+                    ArnComponents.builder()
+                        .service("ecs")
+                        .resource("task")
+                        .resourceName(cluster.getClusterName() + "/*")
+                        .build()))));
+    // runTask.sync watches the task through this managed rule, which Step Functions creates.
+    deployFlow.addToRolePolicy(
+        statement(
+            List.of("events:PutTargets", "events:PutRule", "events:DescribeRule"),
+            List.of(
+                formatArn(
+                    ArnComponents.builder()
+                        .service("events")
+                        .resource("rule")
+                        .resourceName("StepFunctionsGetEventsForECSTaskRule")
+                        .build()))));
+    deployFlow.addToRolePolicy(
+        statement(List.of("sns:Publish"), List.of(approvalTopic.getTopicArn())));
+    deployFlow.grantTaskResponse(terraRunPlan.getTaskRole());
+
+    // approval-response first: its Function URL is the vote links' base.
+    Map<String, String> responseEnvironment = metadbEnvironment();
+    responseEnvironment.put(ApprovalWiring.VOTE_KEY_SECRET, voteKey.getSecretArn());
+    responseEnvironment.put(ApprovalWiring.PLAN_BUCKET, artifacts.getBucketName());
+    responseEnvironment.put(EngineWiring.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    Function approvalResponse =
+        function(
+            "ApprovalResponse",
+            "approval-response",
+            APPROVAL_RESPONSE_HANDLER,
+            1024,
+            Duration.seconds(15),
+            source,
+            responseEnvironment,
+            true);
+    readSecret(approvalResponse.getRole(), metadb.getSecret());
+    readSecret(approvalResponse.getRole(), voteKey);
+    allow(
+        approvalResponse.getRole(),
+        List.of("s3:GetObject"),
+        List.of(artifacts.arnForObjects(PLANS_PREFIX + "*")));
+    deployFlow.grantTaskResponse(approvalResponse.getRole());
+    FunctionUrl voteUrl =
+        live(approvalResponse)
+            .addFunctionUrl(
+                FunctionUrlOptions.builder().authType(FunctionUrlAuthType.NONE).build());
+    // The URL ends in "/"; the vote links want the base without it: https://<host>.
+    String voteBaseUrl = "https://" + Fn.select(2, Fn.split("/", voteUrl.getUrl()));
+
+    Map<String, String> requestEnvironment = metadbEnvironment();
+    requestEnvironment.put(ApprovalWiring.VOTE_KEY_SECRET, voteKey.getSecretArn());
+    requestEnvironment.put(ApprovalWiring.VOTE_BASE_URL, voteBaseUrl);
+    requestEnvironment.put(ApprovalWiring.MAIL_FROM, config.mailFrom());
+    requestEnvironment.put(ApprovalWiring.SKIP_EMPTY, Boolean.toString(config.skipEmpty()));
+    requestEnvironment.put(EngineWiring.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    Function approvalRequest =
+        function(
+            "ApprovalRequest",
+            "approval-request",
+            APPROVAL_REQUEST_HANDLER,
+            1024,
+            Duration.seconds(60),
+            source,
+            requestEnvironment,
+            true);
+    readSecret(approvalRequest.getRole(), metadb.getSecret());
+    readSecret(approvalRequest.getRole(), voteKey);
+    mailFrom.grantSendEmail(approvalRequest.getRole());
+    deployFlow.grantTaskResponse(approvalRequest.getRole());
+    software.amazon.awscdk.services.lambda.Alias approvalRequestLive = live(approvalRequest);
+    approvalRequestLive.addEventSource(new SnsEventSource(approvalTopic));
+    // SNS's lambda protocol takes any function ARN, an alias's included; the alias is what runs
+    // the SnapStart-ed version.
+    Validations.of(approvalRequestLive)
+        .acknowledge(
+            Acknowledgment.builder()
+                .id("CloudFormation-Validate::W3694")
+                .reason("SNS delivers to the function's live alias")
+                .build());
+
+    Map<String, String> triggerEnvironment = metadbEnvironment();
+    triggerEnvironment.put(EngineWiring.STATE_MACHINE, deployFlow.getStateMachineArn());
+    triggerEnvironment.put(EngineWiring.LOCK_PARAMETER, config.lockParameterFor(getStackName()));
+    triggerEnvironment.put(EngineWiring.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    triggerEnvironment.put(EngineWiring.FAILURE_POLICY, config.failurePolicy());
+    triggerEnvironment.put(EngineWiring.RUNNER, config.runner());
+    triggerEnvironment.putAll(runTaskEnvironment(createDeployStack));
+    triggerEnvironment.put(WebhookEnvironment.GITHUB_TOKEN_SECRET, githubToken.getSecretArn());
+    Function trigger =
+        function(
+            "Trigger",
+            "trigger",
+            TRIGGER_HANDLER,
+            1024,
+            Duration.seconds(60),
+            source,
+            triggerEnvironment,
+            true);
+    readSecret(trigger.getRole(), metadb.getSecret());
+    readSecret(trigger.getRole(), githubToken);
+    deployFlow.grantStartExecution(trigger.getRole());
+    deployFlow.grantExecution(trigger.getRole(), "states:StopExecution");
+    lock(trigger.getRole(), "ssm:GetParameter", "ssm:PutParameter", "ssm:DeleteParameter");
+    runTask(trigger.getRole(), createDeployStack);
+    software.amazon.awscdk.services.lambda.Alias triggerLive = live(trigger);
+    // Function errors of EventBridge's asynchronous invocations end up in the same queue as
+    // events EventBridge could not deliver.
+    triggerLive.configureAsyncInvoke(
+        EventInvokeConfigOptions.builder()
+            .retryAttempts(2)
+            .maxEventAge(Duration.hours(6))
+            .onFailure(new SqsDestination(deadLetters))
+            .build());
+    Rule.Builder.create(this, "FlowStatusChanges")
+        .description("Deploy-flow executions that finished, for the trigger")
+        .eventPattern(
+            EventPattern.builder()
+                .source(List.of("aws.states"))
+                .detailType(List.of(TriggerHandler.STATUS_CHANGE))
+                .detail(
+                    Map.of(
+                        "stateMachineArn",
+                        List.of(deployFlow.getStateMachineArn()),
+                        "status",
+                        FINAL_STATUSES))
+                .build())
+        .targets(
+            List.of(
+                LambdaFunction.Builder.create(triggerLive)
+                    .deadLetterQueue(deadLetters)
+                    .retryAttempts(20)
+                    .maxEventAge(Duration.hours(24))
+                    .build()))
+        .build();
+
+    Map<String, String> webhookEnvironment = metadbEnvironment();
+    webhookEnvironment.put(WebhookEnvironment.WEBHOOK_SECRET, webhookSecret.getSecretArn());
+    webhookEnvironment.put(WebhookEnvironment.GITHUB_TOKEN_SECRET, githubToken.getSecretArn());
+    webhookEnvironment.put(WebhookEnvironment.REPOSITORY, config.repository());
+    webhookEnvironment.put(WebhookEnvironment.TRUNK, config.trunk());
+    webhookEnvironment.put(
+        WebhookEnvironment.LOCK_PARAMETER, config.lockParameterFor(getStackName()));
+    webhookEnvironment.put(WebhookEnvironment.LOCK_SCOPE, config.lockScope());
+    webhookEnvironment.put(
+        WebhookEnvironment.ALLOW_FORK_PRS, Boolean.toString(config.allowForkPrs()));
+    webhookEnvironment.putAll(runTaskEnvironment(createDeployStack));
+    webhookEnvironment.put(
+        WebhookEnvironment.PR_PLAN_TASK_DEFINITION, prPlan.getTaskDefinitionArn());
+    Function webhook =
+        function(
+            "Webhook",
+            "webhook",
+            WebhookEnvironment.HANDLER,
+            1024,
+            Duration.seconds(10),
+            source,
+            webhookEnvironment,
+            true);
+    readSecret(webhook.getRole(), metadb.getSecret());
+    readSecret(webhook.getRole(), webhookSecret);
+    readSecret(webhook.getRole(), githubToken);
+    lock(webhook.getRole(), "ssm:GetParameter", "ssm:PutParameter");
+    runTask(webhook.getRole(), createDeployStack);
+    runTask(webhook.getRole(), prPlan);
+    FunctionUrl webhookUrl =
+        live(webhook)
+            .addFunctionUrl(
+                FunctionUrlOptions.builder().authType(FunctionUrlAuthType.NONE).build());
+
+    CfnOutput.Builder.create(this, "WebhookUrl")
+        .description("GitHub webhook payload URL (content type application/json)")
+        .value(webhookUrl.getUrl())
+        .build();
+    CfnOutput.Builder.create(this, "WebhookSecretName")
+        .description("Secrets Manager secret whose value is the GitHub webhook's secret")
+        .value(getStackName() + "/" + WEBHOOK_SECRET_NAME)
+        .build();
+    CfnOutput.Builder.create(this, "GithubTokenSecretName")
+        .description("Secrets Manager secret to put the GitHub token in")
+        .value(getStackName() + "/" + GITHUB_TOKEN_NAME)
+        .build();
+    CfnOutput.Builder.create(this, "VoteBaseUrl")
+        .description("Base of the vote links in approval mail")
+        .value(voteBaseUrl)
+        .build();
+    CfnOutput.Builder.create(this, "DeadLetterQueueUrl")
+        .description("Trigger events that failed; inspect and redrive")
+        .value(deadLetters.getQueueUrl())
+        .build();
+  }
+
+  /** Every role the stack creates for an entry point, by entry point. */
+  public Map<String, IRole> roles() {
+    return Map.copyOf(roles);
+  }
+
+  /** The Lambda functions, by entry point. */
+  public Map<String, Function> functions() {
+    return Map.copyOf(functions);
+  }
+
+  /** The ECS task definitions, by task. */
+  public Map<String, FargateTaskDefinition> tasks() {
+    return Map.copyOf(tasks);
+  }
+
+  public Cluster cluster() {
+    return cluster;
+  }
+
+  public DatabaseCluster metadb() {
+    return metadb;
+  }
+
+  public Secret githubToken() {
+    return githubToken;
+  }
+
+  public Secret webhookSecret() {
+    return webhookSecret;
+  }
+
+  public Secret voteKey() {
+    return voteKey;
+  }
+
+  public Bucket artifacts() {
+    return artifacts;
+  }
+
+  public EmailIdentity mailFrom() {
+    return mailFrom;
+  }
+
+  public Topic approvalTopic() {
+    return approvalTopic;
+  }
+
+  public StateMachine deployFlow() {
+    return deployFlow;
+  }
+
+  public SecurityGroup lambdaSecurityGroup() {
+    return lambdaSecurityGroup;
+  }
+
+  public SecurityGroup taskSecurityGroup() {
+    return taskSecurityGroup;
+  }
+
+  public SecurityGroup metadbSecurityGroup() {
+    return metadbSecurityGroup;
+  }
+
+  public StringParameter accountsParameter() {
+    return accountsParameter;
+  }
+
+  public String lockParameterArn() {
+    return lockParameterArn;
+  }
+
+  public CustomResource schema() {
+    return schema;
+  }
+
+  public Queue deadLetters() {
+    return deadLetters;
+  }
+
+  private SecurityGroup securityGroup(String id, String description, boolean outbound) {
+    return SecurityGroup.Builder.create(this, id)
+        .vpc(vpc)
+        .description(description)
+        .allowAllOutbound(outbound)
+        .build();
+  }
+
+  private Secret secret(String id, String name, String description) {
+    return Secret.Builder.create(this, id)
+        .secretName(getStackName() + "/" + name)
+        .description("livegate: " + description)
+        .generateSecretString(
+            SecretStringGenerator.builder().passwordLength(64).excludePunctuation(true).build())
+        .build();
+  }
+
+  private LogGroup logGroup(String id) {
+    return LogGroup.Builder.create(this, id)
+        .retention(retention)
+        .removalPolicy(RemovalPolicy.DESTROY)
+        .build();
+  }
+
+  private Map<String, String> metadbEnvironment() {
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put(
+        MetadbSource.URL,
+        "jdbc:postgresql://"
+            + metadb.getClusterEndpoint().getSocketAddress()
+            + "/"
+            + DATABASE
+            + "?sslmode=require");
+    environment.put(MetadbSource.SECRET, metadb.getSecret().getSecretArn());
+    return environment;
+  }
+
+  private String subnetIds() {
+    return Fn.join(",", vpc.selectSubnets(privateSubnets).getSubnetIds());
+  }
+
+  /** What starting {@code task} needs: the webhook and the trigger start create-deploy-stack. */
+  private Map<String, String> runTaskEnvironment(FargateTaskDefinition task) {
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put(WebhookEnvironment.CLUSTER_ARN, cluster.getClusterArn());
+    environment.put(WebhookEnvironment.SUBNET_IDS, subnetIds());
+    environment.put(WebhookEnvironment.SECURITY_GROUP_IDS, taskSecurityGroup.getSecurityGroupId());
+    environment.put(WebhookEnvironment.TASK_CONTAINER, TASK_CONTAINER);
+    environment.put(
+        WebhookEnvironment.CREATE_DEPLOY_STACK_TASK_DEFINITION, task.getTaskDefinitionArn());
+    return environment;
+  }
+
+  private Map<String, String> taskEnvironment(String task) {
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put("AWS_REGION", Aws.REGION);
+    environment.put(TaskWiring.REPO_URL, config.repositoryUrl());
+    environment.put(TaskWiring.GITHUB_TOKEN_SECRET, githubToken.getSecretArn());
+    environment.put(EngineWiring.RUNNER, config.runner());
+    return environment;
+  }
+
+  /**
+   * A Fargate task definition with its own task role, log group and container.
+   *
+   * @param accounts whether the container gets the accounts text ({@code LIVEGATE_ACCOUNTS}) from
+   *     the SSM parameter; the execution role, not the task role, reads it
+   */
+  private FargateTaskDefinition task(
+      String name,
+      String container,
+      ContainerImage image,
+      Map<String, String> environment,
+      boolean accounts) {
+    String id = pascal(name);
+    Role role =
+        Role.Builder.create(this, id + "TaskRole")
+            .assumedBy(new ServicePrincipal("ecs-tasks.amazonaws.com"))
+            .description("livegate " + name + " task")
+            .build();
+    roles.put(name, role);
+    FargateTaskDefinition definition =
+        FargateTaskDefinition.Builder.create(this, id + "Task")
+            .family(getStackName() + "-" + name)
+            .cpu(config.taskCpu())
+            .memoryLimitMiB(config.taskMemoryMiB())
+            .runtimePlatform(
+                RuntimePlatform.builder()
+                    .operatingSystemFamily(OperatingSystemFamily.LINUX)
+                    .cpuArchitecture(CpuArchitecture.X86_64)
+                    .build())
+            .taskRole(role)
+            .build();
+    LogGroup logs = logGroup(id + "Logs");
+    Map<String, String> withLog = new LinkedHashMap<>(environment);
+    withLog.put(
+        TaskWiring.LOG_URL,
+        "https://console.aws.amazon.com/cloudwatch/home?region="
+            + Aws.REGION
+            + "#logsV2:log-groups/log-group/"
+            + logs.getLogGroupName());
+    ContainerDefinitionOptions.Builder options =
+        ContainerDefinitionOptions.builder()
+            .image(image)
+            .essential(true)
+            .command(List.of(name.startsWith(DeployFlow.TERRA_RUN) ? DeployFlow.TERRA_RUN : name))
+            .environment(withLog)
+            .logging(
+                LogDriver.awsLogs(
+                    AwsLogDriverProps.builder().logGroup(logs).streamPrefix(name).build()));
+    if (accounts) {
+      options.secrets(
+          Map.of(
+              TaskWiring.ACCOUNTS,
+              software.amazon.awscdk.services.ecs.Secret.fromSsmParameter(accountsParameter)));
+    }
+    definition.addContainer(container, options.build());
+    tasks.put(name, definition);
+    return definition;
+  }
+
+  /**
+   * A Java 21 function in the VPC, with its own role and log group.
+   *
+   * @param snapStart whether published versions are SnapStart-ed; the migration runs once per
+   *     deploy and gains nothing from a snapshot
+   */
+  private Function function(
+      String id,
+      String name,
+      String handler,
+      int memoryMiB,
+      Duration timeout,
+      SourceTree source,
+      Map<String, String> environment,
+      boolean snapStart) {
+    LogGroup logs = logGroup(id + "Logs");
+    Role role =
+        Role.Builder.create(this, id + "Role")
+            .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+            .description("livegate " + name + " Lambda")
+            .build();
+    roles.put(name, role);
+    allow(
+        role, List.of("logs:CreateLogStream", "logs:PutLogEvents"), List.of(logs.getLogGroupArn()));
+    // A function in a VPC reaches it through network interfaces Lambda manages with these
+    // actions, which EC2 grants on no narrower resource.
+    allow(
+        role,
+        List.of(
+            "ec2:CreateNetworkInterface",
+            "ec2:DescribeNetworkInterfaces",
+            "ec2:DescribeSubnets",
+            "ec2:DeleteNetworkInterface",
+            "ec2:AssignPrivateIpAddresses",
+            "ec2:UnassignPrivateIpAddresses"),
+        List.of("*"));
+    Function.Builder builder =
+        Function.Builder.create(this, id)
+            .description("livegate " + name)
+            .runtime(Runtime.JAVA_21)
+            .architecture(Architecture.ARM_64)
+            .handler(handler)
+            .code(Code.fromAsset(source.lambdaJar().toString()))
+            .memorySize(memoryMiB)
+            .timeout(timeout)
+            .environment(environment)
+            .role(role)
+            .logGroup(logs)
+            .vpc(vpc)
+            .vpcSubnets(privateSubnets)
+            .securityGroups(List.of(lambdaSecurityGroup));
+    if (name.equals("trigger")) {
+      builder.functionName(getStackName() + "-trigger");
+    }
+    if (snapStart) {
+      builder.snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS);
+    }
+    Function function = builder.build();
+    if (snapStart) {
+      // CDK warns that SnapStart needs published versions: live() publishes one per change.
+      Annotations.of(function)
+          .acknowledgeWarning(
+              "@aws-cdk/aws-lambda:snapStartRequirePublish",
+              "the live alias points at the function's current published version");
+    }
+    functions.put(name, function);
+    return function;
+  }
+
+  /** The function's "live" alias on its current version, created once. */
+  private software.amazon.awscdk.services.lambda.Alias live(Function function) {
+    software.amazon.awscdk.services.lambda.Alias existing =
+        (software.amazon.awscdk.services.lambda.Alias) function.getNode().tryFindChild("LiveAlias");
+    if (existing != null) {
+      return existing;
+    }
+    software.amazon.awscdk.services.lambda.Alias alias =
+        software.amazon.awscdk.services.lambda.Alias.Builder.create(function, "LiveAlias")
+            .aliasName(LIVE_ALIAS)
+            .version(function.getCurrentVersion())
+            .build();
+    // New code goes live only after the schema it expects is migrated.
+    alias.getNode().addDependency(schema);
+    return alias;
+  }
+
+  private void readSecret(
+      IRole role, software.amazon.awscdk.services.secretsmanager.ISecret secret) {
+    allow(role, List.of("secretsmanager:GetSecretValue"), List.of(secret.getSecretArn()));
+  }
+
+  private void lock(IRole role, String... actions) {
+    allow(role, List.of(actions), List.of(lockParameterArn));
+  }
+
+  private static void assume(IRole role, List<String> roleArns) {
+    allow(role, List.of("sts:AssumeRole"), roleArns);
+  }
+
+  /** ecs:RunTask of {@code task}'s family in this cluster, and passing its two roles to ECS. */
+  private void runTask(IRole role, FargateTaskDefinition task) {
+    role.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .actions(List.of("ecs:RunTask"))
+            .resources(
+                List.of(
+                    formatArn(
+                        ArnComponents.builder()
+                            .service("ecs")
+                            .resource("task-definition")
+                            .resourceName(task.getFamily() + ":*")
+                            .build())))
+            .conditions(Map.of("ArnEquals", Map.of("ecs:cluster", cluster.getClusterArn())))
+            .build());
+    role.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .actions(List.of("iam:PassRole"))
+            .resources(
+                List.of(task.getTaskRole().getRoleArn(), task.obtainExecutionRole().getRoleArn()))
+            .conditions(
+                Map.of("StringEquals", Map.of("iam:PassedToService", "ecs-tasks.amazonaws.com")))
+            .build());
+  }
+
+  private static void allow(IRole role, List<String> actions, List<String> resources) {
+    role.addToPrincipalPolicy(statement(actions, resources));
+  }
+
+  private static PolicyStatement statement(List<String> actions, List<String> resources) {
+    return PolicyStatement.Builder.create().actions(actions).resources(resources).build();
+  }
+
+  private static ParameterTier parameterTier(String text) {
+    int bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (bytes <= 4096) {
+      return ParameterTier.STANDARD;
+    }
+    if (bytes <= 8192) {
+      return ParameterTier.ADVANCED;
+    }
+    throw new InvalidLivegateConfig(
+        "the accounts text is "
+            + bytes
+            + " bytes; an SSM parameter holds at most 8192. Use fewer voters or shorter names.");
+  }
+
+  private static RetentionDays retention(int days) {
+    String name = LivegateConfig.RETENTION_DAYS.get(days);
+    if (name == null) {
+      throw new InvalidLivegateConfig(
+          "logRetentionDays " + days + " is not a CloudWatch retention");
+    }
+    return RetentionDays.valueOf(name);
+  }
+
+  private static String pascal(String name) {
+    StringBuilder id = new StringBuilder();
+    for (String part : name.split("-")) {
+      id.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+    }
+    return id.toString();
+  }
+}

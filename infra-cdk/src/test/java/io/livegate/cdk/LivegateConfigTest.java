@@ -1,0 +1,198 @@
+package io.livegate.cdk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.core.account.Account;
+import io.livegate.core.account.Accounts;
+import io.livegate.core.account.AccountsFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The typed configuration: its defaults, the file format, and clear errors on bad values. */
+class LivegateConfigTest {
+  private static void rejected(LivegateConfig.Builder config, String... message) {
+    var thrown =
+        assertThatThrownBy(() -> config.build().validate("livegate.json"))
+            .isInstanceOf(InvalidLivegateConfig.class)
+            .hasMessageStartingWith("livegate.json: ");
+    for (String part : message) {
+      thrown.hasMessageContaining(part);
+    }
+  }
+
+  @Test
+  void anAccountWithoutVotersIsRejectedByName() {
+    rejected(
+        Fixtures.config()
+            .accounts(List.of(Fixtures.shared().build(), Fixtures.dev().voters(List.of()).build())),
+        "accounts[1] (account \"dev\")",
+        "voters is missing or empty");
+  }
+
+  @Test
+  void aRoleThatIsNotAnIamRoleArnIsRejected() {
+    rejected(
+        Fixtures.config()
+            .accounts(
+                List.of(Fixtures.shared().planRoleArn("arn:aws:iam::1111:role/plan").build())),
+        "account \"shared_services\"",
+        "planRoleArn 'arn:aws:iam::1111:role/plan' is not an IAM role ARN");
+    rejected(
+        Fixtures.config()
+            .accounts(List.of(Fixtures.shared().applyRoleArn("livegate-apply").build())),
+        "applyRoleArn 'livegate-apply'");
+    rejected(
+        Fixtures.config().accounts(List.of(Fixtures.shared().applyRoleArn(null).build())),
+        "applyRoleArn is required");
+  }
+
+  @Test
+  void aDependencyOnAnUnknownAccountIsRejected() {
+    rejected(
+        Fixtures.config().accounts(List.of(Fixtures.dev().build())),
+        "account \"dev\" depends on \"shared_services\", which is not an account");
+  }
+
+  @Test
+  void anAccountDependencyCycleIsRejected() {
+    rejected(
+        Fixtures.config()
+            .accounts(
+                List.of(
+                    Fixtures.shared().dependsOn(List.of("dev")).build(), Fixtures.dev().build())),
+        "account dependency cycle");
+  }
+
+  @Test
+  void aPlanRoleThatCanAlsoApplyIsRejected() {
+    rejected(
+        Fixtures.config()
+            .accounts(List.of(Fixtures.shared().applyRoleArn(Fixtures.SHARED_PLAN).build())),
+        "planRoleArn and applyRoleArn are the same role");
+    rejected(
+        Fixtures.config()
+            .accounts(
+                List.of(
+                    Fixtures.shared().build(),
+                    Fixtures.dev().applyRoleArn(Fixtures.SHARED_PLAN).build())),
+        "is another account's plan role");
+  }
+
+  @Test
+  void thresholdsAboveTheNumberOfVotersAreRejected() {
+    rejected(
+        Fixtures.config().accounts(List.of(Fixtures.shared().minApprovals(3).build())),
+        "minApprovals must be between 1 and the 2 voters, not 3");
+  }
+
+  @Test
+  void otherBadValuesNameTheirField() {
+    rejected(Fixtures.config().repository("infrastructure-live"), "repository must be owner/name");
+    rejected(Fixtures.config().mailFrom("livegate"), "mailFrom must be the e-mail address");
+    rejected(Fixtures.config().accounts(List.of()), "accounts is missing or empty");
+    rejected(Fixtures.config().scan("full"), "scan must be one of graph, plan, not 'full'");
+    rejected(Fixtures.config().lockScope("org"), "lockScope must be one of repo, units");
+    rejected(Fixtures.config().lockParameter("merge-lock"), "lockParameter must be an SSM path");
+    rejected(
+        Fixtures.config().flowTimeout(Duration.ofDays(3)),
+        "flowTimeout (PT72H) must be at least approvalTimeout plus");
+    rejected(Fixtures.config().vpcId("my-vpc"), "vpcId must be a VPC id");
+    rejected(Fixtures.config().natGateways(0), "natGateways must be between 1 and maxAzs");
+    rejected(Fixtures.config().dbMinCapacity(0), "dbMinCapacity must be at least 0.5");
+    rejected(
+        Fixtures.config().logRetentionDays(10), "logRetentionDays must be one CloudWatch accepts");
+    rejected(Fixtures.config().taskCpu(1024).taskMemoryMiB(1024), "is not a Fargate size");
+  }
+
+  @Test
+  void theDefaultsAreTheDocumentedOnes() {
+    LivegateConfig config = Fixtures.config().build().validate("test");
+    assertThat(config.repositoryUrl()).isEqualTo("https://github.com/acme/infrastructure-live.git");
+    assertThat(config.trunk()).isEqualTo("main");
+    assertThat(config.lockParameterFor("Livegate")).isEqualTo("/Livegate/merge-lock");
+    assertThat(config.lockScope()).isEqualTo("repo");
+    assertThat(config.allowForkPrs()).isFalse();
+    assertThat(config.scan()).isEqualTo("graph");
+    assertThat(config.runner()).isEqualTo("terragrunt");
+    assertThat(config.failurePolicy()).isEqualTo("abort_dependents");
+    assertThat(config.approvalTimeout()).isEqualTo(Duration.ofDays(3));
+    assertThat(config.flowTimeout()).isEqualTo(Duration.ofDays(8));
+    assertThat(config.vpcId()).isNull();
+    assertThat(config.dbDeletionProtection()).isTrue();
+    assertThat(config.logRetentionDays()).isEqualTo(30);
+    assertThat(config.planRetentionDays()).isEqualTo(30);
+  }
+
+  @Test
+  void theAccountsTextIsTheAccountsFileTheTasksRead() {
+    LivegateConfig config = Fixtures.config().build().validate("test");
+
+    Accounts read = AccountsFile.parse("LIVEGATE_ACCOUNTS", config.accountsText());
+
+    assertThat(read.all())
+        .containsExactly(
+            new Account(
+                "shared_services",
+                "shared-services-account",
+                List.of(),
+                List.of("platform-lead@example.com", "sre@example.com"),
+                2,
+                1,
+                Fixtures.SHARED_PLAN,
+                Fixtures.SHARED_APPLY),
+            new Account(
+                "dev",
+                "dev-account",
+                List.of("shared_services"),
+                List.of("dev-lead@example.com"),
+                1,
+                1,
+                Fixtures.DEV_PLAN,
+                Fixtures.DEV_APPLY));
+    assertThat(config.planRoleArns()).containsExactly(Fixtures.SHARED_PLAN, Fixtures.DEV_PLAN);
+    assertThat(config.applyRoleArns()).containsExactly(Fixtures.SHARED_APPLY, Fixtures.DEV_APPLY);
+  }
+
+  @Test
+  void hclStringsEscapeQuotesBackslashesAndTemplates() {
+    assertThat(AccountsHcl.string("a\"b\\c ${x} %{y} $z"))
+        .isEqualTo("\"a\\\"b\\\\c $${x} %%{y} $z\"");
+  }
+
+  @Test
+  void theConfigFileIsReadWithEveryFieldAndRejectsTypos(@TempDir Path dir) throws Exception {
+    Path example = SourceTree.locate(Path.of("")).root().resolve("infra-cdk/livegate.example.json");
+    LivegateConfig config = LivegateConfig.fromFile(example);
+    assertThat(config.repository()).isEqualTo("acme/infrastructure-live");
+    assertThat(config.accounts())
+        .extracting(AccountConfig::name)
+        .containsExactly("shared_services", "dev");
+    assertThat(config.accounts().get(1).dependsOn()).containsExactly("shared_services");
+
+    ObjectNode typo = (ObjectNode) Iam.JSON.readTree(Files.readString(example));
+    typo.put("mailform", "x@example.com");
+    Path file = dir.resolve("livegate.json");
+    Files.writeString(file, typo.toString());
+    assertThatThrownBy(() -> LivegateConfig.fromFile(file))
+        .isInstanceOf(InvalidLivegateConfig.class)
+        .hasMessageContaining(file + ": unknown field 'mailform'");
+
+    ObjectNode accountTypo = (ObjectNode) Iam.JSON.readTree(Files.readString(example));
+    ((ObjectNode) accountTypo.path("accounts").get(0)).put("voter", "x@example.com");
+    Files.writeString(file, accountTypo.toString());
+    assertThatThrownBy(() -> LivegateConfig.fromFile(file))
+        .hasMessageContaining("accounts[0].unknown field 'voter'");
+
+    ObjectNode wrongType = (ObjectNode) Iam.JSON.readTree(Files.readString(example));
+    wrongType.put("allowForkPrs", "yes");
+    Files.writeString(file, wrongType.toString());
+    assertThatThrownBy(() -> LivegateConfig.fromFile(file))
+        .hasMessageContaining("allowForkPrs must be true or false, not \"yes\"");
+  }
+}
