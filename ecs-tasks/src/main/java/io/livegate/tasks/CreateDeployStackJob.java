@@ -8,6 +8,8 @@ import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.MergeLock;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.deploy.StatusTexts;
+import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.DeployStack;
 import io.livegate.core.scan.ScanCommand;
@@ -24,8 +26,6 @@ import java.util.function.LongConsumer;
  * scan that cannot succeed.
  */
 public final class CreateDeployStackJob {
-  public static final String STATUS_CONTEXT = "livegate/deploy";
-
   private final CreateDeployment create;
   private final Function<ScanCommand, DeployStack> scan;
   private final Checkout checkout;
@@ -101,7 +101,7 @@ public final class CreateDeployStackJob {
       statuses.publish(
           merge.repository(),
           sha,
-          STATUS_CONTEXT,
+          StatusTexts.DEPLOY,
           CommitStatusPublisher.State.PENDING,
           description,
           logUrl);
@@ -113,17 +113,12 @@ public final class CreateDeployStackJob {
       statuses.publish(
           merge.repository(),
           sha,
-          STATUS_CONTEXT,
+          StatusTexts.DEPLOY,
           CommitStatusPublisher.State.FAILURE,
-          truncate(why),
+          why,
           logUrl);
       lock.release(merge);
       return 1;
     }
-  }
-
-  /** GitHub keeps at most 140 characters of a status description. */
-  private static String truncate(String text) {
-    return text.length() <= 140 ? text : text.substring(0, 139) + "…";
   }
 }

@@ -1,11 +1,11 @@
-package io.livegate.tasks;
+package io.livegate.core.deploy;
 
-import io.livegate.core.deploy.CommitStatusPublisher;
 import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
- * Commit statuses written to the log: what the tasks post until the GitHub adapter is configured.
+ * Commit statuses written to the log: what every runtime posts when no GitHub token is configured
+ * (local runs, {@code livegate serve} without a token, tasks without a token secret).
  */
 public final class LoggedStatuses implements CommitStatusPublisher {
   private final Consumer<String> log;
@@ -34,6 +34,6 @@ public final class LoggedStatuses implements CommitStatusPublisher {
             + " ("
             + description
             + ")"
-            + (targetUrl.isEmpty() ? "" : " " + targetUrl));
+            + (targetUrl == null || targetUrl.isEmpty() ? "" : " " + targetUrl));
   }
 }
