@@ -2,7 +2,6 @@ package io.livegate.core.github;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -47,7 +46,8 @@ public final class GitHubStatuses implements CommitStatusPublisher {
         body.put("target_url", targetUrl);
       }
       client.post(path, body);
-    } catch (LivegateException e) {
+    } catch (RuntimeException e) {
+      // Whatever went wrong, a status never fails the deployment or plan that posts it.
       log.accept(
           "status "
               + context

@@ -1,6 +1,5 @@
 package io.livegate.core.pr;
 
-import io.livegate.core.LivegateException;
 import io.livegate.core.pr.PullRequestCommenter.Comment;
 import java.util.Collection;
 import java.util.Optional;
@@ -35,7 +34,7 @@ public final class PlanComments {
         return;
       }
       write(head, existing, PlanComment.planning(head.headSha(), units).render());
-    } catch (LivegateException e) {
+    } catch (RuntimeException e) {
       log.accept(failure(head, e));
     }
   }
@@ -83,7 +82,7 @@ public final class PlanComments {
               + " lost "
               + ATTEMPTS
               + " races with other units' writes; the status still shows its plan");
-    } catch (LivegateException e) {
+    } catch (RuntimeException e) {
       log.accept(failure(head, e));
     }
   }
@@ -100,7 +99,7 @@ public final class PlanComments {
     }
   }
 
-  private static String failure(PullRequestHead head, LivegateException e) {
+  private static String failure(PullRequestHead head, RuntimeException e) {
     return "plan comment of "
         + head.repository()
         + "#"
