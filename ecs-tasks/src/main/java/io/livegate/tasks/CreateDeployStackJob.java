@@ -8,6 +8,7 @@ import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.DeployStack;
@@ -26,8 +27,6 @@ import java.util.function.Function;
  * that cannot succeed.
  */
 public final class CreateDeployStackJob {
-  public static final String STATUS_CONTEXT = "livegate/deploy";
-
   private final DeploymentStore deployments;
   private final CreateDeployment create;
   private final Function<ScanCommand, DeployStack> scan;
@@ -105,7 +104,7 @@ public final class CreateDeployStackJob {
       statuses.publish(
           merge.repository(),
           sha,
-          STATUS_CONTEXT,
+          StatusTexts.DEPLOY,
           CommitStatusPublisher.State.PENDING,
           description,
           logUrl);
@@ -123,15 +122,10 @@ public final class CreateDeployStackJob {
     statuses.publish(
         merge.repository(),
         merge.mergeCommit(),
-        STATUS_CONTEXT,
+        StatusTexts.DEPLOY,
         CommitStatusPublisher.State.FAILURE,
-        truncate(why),
+        why,
         logUrl);
     return 1;
-  }
-
-  /** GitHub keeps at most 140 characters of a status description. */
-  private static String truncate(String text) {
-    return text.length() <= 140 ? text : text.substring(0, 139) + "…";
   }
 }

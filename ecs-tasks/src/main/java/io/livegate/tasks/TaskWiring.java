@@ -1,19 +1,26 @@
 package io.livegate.tasks;
 
 import io.livegate.cli.process.ProcessCommandRunner;
+import io.livegate.cli.process.TerraRunUnitPlanner;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.account.AccountsFile;
 import io.livegate.core.deploy.CreateDeployment;
-import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.pr.PlanComments;
+import io.livegate.core.pr.PlanPullRequest;
+import io.livegate.core.pr.PlanUnit;
+import io.livegate.core.pr.PullRequestCheckout;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.lambdas.aws.AwsClients;
 import io.livegate.lambdas.aws.AwsSettings;
+import io.livegate.lambdas.aws.EcsPullRequestPlanner;
+import io.livegate.lambdas.aws.EcsTasks;
 import io.livegate.lambdas.aws.Env;
+import io.livegate.lambdas.aws.GitHubAccess;
 import io.livegate.lambdas.aws.MetadbSource;
 import io.livegate.lambdas.aws.PlanArtifacts;
 import io.livegate.lambdas.aws.Secrets;
@@ -29,44 +36,55 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvocationType;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * The tasks' composition root: the only place that reads their environment.
  *
  * <ul>
  *   <li>{@value #REPO_URL}: the live repository's clone URL;
- *   <li>{@value #GITHUB_TOKEN_SECRET}: optional, the secret with a token for HTTPS clones;
+ *   <li>GitHub's ({@link GitHubAccess}): optional, the token for HTTPS clones, statuses and the
+ *       plan comment, and the API's URL; without a token, statuses are logged;
  *   <li>{@value #WORKSPACE}: where to check out (default /tmp/livegate);
  *   <li>{@value #PLAN_BUCKET}: the artifact bucket for plan files;
  *   <li>{@value #ACCOUNTS}: the accounts file's text (see docs/accounts.md);
  *   <li>{@value #SCAN}: graph (default) or plan;
  *   <li>{@value #TRIGGER_FUNCTION}: the trigger Lambda's name;
  *   <li>{@value #LOG_URL}: optional, a link to the task's log for statuses and mail;
+ *   <li>pr-plan: {@value #PLAN_FORKS} (default false), {@value #PR_COMMENT} (default true), and the
+ *       dispatch's {@link EcsPullRequestPlanner.Settings};
  *   <li>the trigger's {@code LIVEGATE_RUNNER} and {@code LIVEGATE_LOCK_PARAMETER}, the metadb's
  *       (see {@link MetadbSource}) and {@code AWS_REGION}.
  * </ul>
  */
 public final class TaskWiring {
   public static final String REPO_URL = "LIVEGATE_REPO_URL";
-  public static final String GITHUB_TOKEN_SECRET = "LIVEGATE_GITHUB_TOKEN_SECRET_ARN";
   public static final String WORKSPACE = "LIVEGATE_WORKSPACE";
   public static final String PLAN_BUCKET = "LIVEGATE_PLAN_BUCKET";
   public static final String ACCOUNTS = "LIVEGATE_ACCOUNTS";
   public static final String SCAN = "LIVEGATE_SCAN";
   public static final String TRIGGER_FUNCTION = "LIVEGATE_TRIGGER_FUNCTION";
   public static final String LOG_URL = "LIVEGATE_LOG_URL";
+  public static final String PLAN_FORKS = "LIVEGATE_PLAN_FORKS";
+  public static final String PR_COMMENT = "LIVEGATE_PR_COMMENT";
 
   private final Map<String, String> environment;
   private final PrintWriter out;
   private final AwsSettings aws;
   private final Secrets secrets;
-  private final Metadb metadb;
+  private final GitHubAccess github;
+
+  /** Built on first use: the pr-plan tasks have no metadb, and must not need its settings. */
+  private final Supplier<Metadb> metadb;
+
   private final Clock clock = Clock.systemUTC();
 
   private TaskWiring(Map<String, String> environment, PrintWriter out) {
@@ -74,7 +92,9 @@ public final class TaskWiring {
     this.out = out;
     this.aws = AwsSettings.from(environment);
     this.secrets = new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws));
-    this.metadb = MetadbSource.connect(environment, secrets);
+    this.github =
+        GitHubAccess.from(environment, secrets, () -> AwsClients.build(SsmClient.builder(), aws));
+    this.metadb = Secrets.memoize(() -> MetadbSource.connect(environment, secrets));
   }
 
   public static TaskWiring fromEnvironment(Map<String, String> environment, PrintWriter out) {
@@ -83,15 +103,16 @@ public final class TaskWiring {
 
   public TerraRunJob terraRun() {
     return new TerraRunJob(
-        metadb.deployments(),
-        metadb.executions(),
+        metadb.get().deployments(),
+        metadb.get().executions(),
         new PlanArtifacts(
             AwsClients.build(S3Client.builder(), aws), Env.required(environment, PLAN_BUCKET)),
         new SfnTaskTokens(AwsClients.build(SfnClient.builder(), aws)),
         checkout(),
+        github.statuses(out::println),
         new ProcessCommandRunner(out::println),
         runner(),
-        Path.of(Env.optional(environment, WORKSPACE, "/tmp/livegate")),
+        workspace(),
         environment,
         Env.optional(environment, LOG_URL, ""),
         out::println,
@@ -100,7 +121,7 @@ public final class TaskWiring {
 
   public CreateDeployStackJob createDeployStack() {
     RunnerKind runner = runner();
-    Accounts accounts = AccountsFile.parse(ACCOUNTS, Env.required(environment, ACCOUNTS));
+    Accounts accounts = accounts();
     String scan = Env.optional(environment, SCAN, "graph");
     if (!scan.equals("graph") && !scan.equals("plan")) {
       throw new LivegateException(SCAN + " must be graph or plan, not " + scan);
@@ -116,10 +137,10 @@ public final class TaskWiring {
                         .invocationType(InvocationType.EVENT)
                         .payload(SdkBytes.fromString(payload, StandardCharsets.UTF_8)));
     return new CreateDeployStackJob(
-        metadb.deployments(),
+        metadb.get().deployments(),
         new CreateDeployment(
-            metadb.deployments(),
-            new StartNextDeployment(metadb.deployments(), metadb.executions(), clock),
+            metadb.get().deployments(),
+            new StartNextDeployment(metadb.get().deployments(), metadb.get().executions(), clock),
             clock),
         scan.equals("graph")
             ? new GraphScan(out::println)::run
@@ -129,7 +150,7 @@ public final class TaskWiring {
         checkout(),
         accounts,
         runner,
-        new LoggedStatuses(out::println),
+        github.statuses(out::println),
         new TriggerEvents() {
           @Override
           public void deploymentCreated(long deploymentId) {
@@ -141,18 +162,76 @@ public final class TaskWiring {
             invoke.accept(TriggerHandler.scanFailed(deploymentId, reason));
           }
         },
-        Path.of(Env.optional(environment, WORKSPACE, "/tmp/livegate")).resolve("repository"),
+        workspace().resolve("repository"),
         Env.optional(environment, LOG_URL, ""),
         out::println,
         clock);
   }
 
+  /**
+   * pr-plan dispatch: scans the pull request and starts a {@code pr-plan unit} task per changed
+   * unit. It runs nothing of the pull request's: the graph scan only reads configs.
+   */
+  public PlanPullRequest prPlanDispatch() {
+    return new PlanPullRequest(
+        pullRequestCheckout(),
+        new GraphScan(out::println)::run,
+        accounts(),
+        github.statuses(out::println),
+        new EcsPullRequestPlanner(
+            EcsTasks.fromEnvironment(AwsClients.build(EcsClient.builder(), aws), environment),
+            EcsPullRequestPlanner.Settings.from(environment)),
+        planComments(),
+        new PlanPullRequest.Settings(
+            Env.flag(environment, PLAN_FORKS),
+            Env.optional(environment, LOG_URL, ""),
+            Runtime.getRuntime().availableProcessors()),
+        out::println);
+  }
+
+  /**
+   * pr-plan unit: plans one unit of the pull request with its account's plan role, never applies.
+   * The task needs no metadb, no apply role and no vote key.
+   */
+  public PlanUnit prPlanUnit(String unit) {
+    return new PlanUnit(
+        pullRequestCheckout(),
+        new TerraRunUnitPlanner(
+            new ProcessCommandRunner(line -> out.println("[" + unit + "] " + line)),
+            runner(),
+            workspace().resolve("plans"),
+            Map.of()),
+        accounts(),
+        github.statuses(out::println),
+        planComments(),
+        Env.optional(environment, LOG_URL, ""),
+        out::println);
+  }
+
+  private PullRequestCheckout pullRequestCheckout() {
+    Checkout checkout = checkout();
+    Path repository = workspace().resolve("repository");
+    return head ->
+        checkout.at(
+            repository, head.headSha(), Optional.of("refs/pull/" + head.number() + "/head"));
+  }
+
+  private Optional<PlanComments> planComments() {
+    return Env.flag(environment, PR_COMMENT, true)
+        ? github.planComments(out::println)
+        : Optional.empty();
+  }
+
   private Checkout checkout() {
-    Optional<String> token =
-        Optional.ofNullable(environment.get(GITHUB_TOKEN_SECRET))
-            .filter(s -> !s.isBlank())
-            .map(secrets::text);
-    return new Checkout(Env.required(environment, REPO_URL), token);
+    return new Checkout(Env.required(environment, REPO_URL), github.token());
+  }
+
+  private Accounts accounts() {
+    return AccountsFile.parse(ACCOUNTS, Env.required(environment, ACCOUNTS));
+  }
+
+  private Path workspace() {
+    return Path.of(Env.optional(environment, WORKSPACE, "/tmp/livegate"));
   }
 
   private RunnerKind runner() {

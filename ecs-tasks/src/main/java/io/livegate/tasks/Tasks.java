@@ -2,24 +2,29 @@ package io.livegate.tasks;
 
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.pr.PlanPullRequestResult;
+import io.livegate.core.pr.PlanUnitCommand;
+import io.livegate.core.pr.PullRequestHead;
+import io.livegate.lambdas.aws.EcsPullRequestPlanner;
 import io.livegate.statemachine.DeployFlow;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The container's entry point: {@code create-deploy-stack} and {@code terra-run plan|apply}. The
- * environment is read here and in {@link TaskWiring} only; output goes to stdout (CloudWatch), each
- * unit's lines prefixed with the unit.
+ * The container's entry point: {@code create-deploy-stack}, {@code terra-run plan|apply} and {@code
+ * pr-plan dispatch|unit}. The environment is read here and in {@link TaskWiring} only; output goes
+ * to stdout (CloudWatch), each unit's lines prefixed with the unit.
  */
 @Command(
     name = "livegate-task",
     mixinStandardHelpOptions = true,
-    subcommands = {Tasks.CreateDeployStack.class, Tasks.TerraRunCommand.class},
+    subcommands = {Tasks.CreateDeployStack.class, Tasks.TerraRunCommand.class, Tasks.PrPlan.class},
     description = "livegate's ECS tasks.")
 public final class Tasks {
   public static void main(String[] args) {
@@ -27,16 +32,23 @@ public final class Tasks {
   }
 
   static int execute(Map<String, String> environment, PrintWriter out, String... args) {
-    CommandLine line =
-        new CommandLine(new Tasks(), new Factory(environment, out))
-            .setOut(out)
-            .setErr(out)
-            .setExecutionExceptionHandler(
-                (e, cmd, parsed) -> {
-                  out.println("livegate-task: " + e.getMessage());
-                  return e instanceof LivegateException ? 1 : 2;
-                });
-    return line.execute(args);
+    return commandLine(environment, out).execute(args);
+  }
+
+  /**
+   * The command line; {@code @file} arguments are not expanded, since arguments carry pull request
+   * data such as unit paths.
+   */
+  static CommandLine commandLine(Map<String, String> environment, PrintWriter out) {
+    return new CommandLine(new Tasks(), new Factory(environment, out))
+        .setExpandAtFiles(false)
+        .setOut(out)
+        .setErr(out)
+        .setExecutionExceptionHandler(
+            (e, cmd, parsed) -> {
+              out.println("livegate-task: " + e.getMessage());
+              return e instanceof LivegateException ? 1 : 2;
+            });
   }
 
   /** Hands each subcommand the environment and the output. */
@@ -49,6 +61,12 @@ public final class Tasks {
       }
       if (type == TerraRunCommand.class) {
         return type.cast(new TerraRunCommand(environment, out));
+      }
+      if (type == PrPlanDispatch.class) {
+        return type.cast(new PrPlanDispatch(environment, out));
+      }
+      if (type == PrPlanUnit.class) {
+        return type.cast(new PrPlanUnit(environment, out));
       }
       return CommandLine.defaultFactory().create(type);
     }
@@ -129,6 +147,92 @@ public final class Tasks {
         return job.apply(executionId);
       }
       throw new LivegateException("terra-run runs plan or apply, not " + mode);
+    }
+  }
+
+  @Command(
+      name = EcsPullRequestPlanner.PR_PLAN,
+      mixinStandardHelpOptions = true,
+      subcommands = {PrPlanDispatch.class, PrPlanUnit.class},
+      description = "Plan a pull request's changed units; never apply.")
+  static final class PrPlan {}
+
+  /** The pull request, as {@link EcsPullRequestPlanner} passes it. */
+  static final class PullRequestOptions {
+    @Option(names = EcsPullRequestPlanner.REPOSITORY_OPTION, required = true)
+    String repository;
+
+    @Option(names = EcsPullRequestPlanner.NUMBER_OPTION, required = true)
+    int number;
+
+    @Option(names = EcsPullRequestPlanner.BASE_REF_OPTION, defaultValue = "")
+    String baseRef;
+
+    @Option(names = EcsPullRequestPlanner.BASE_SHA_OPTION, required = true)
+    String baseSha;
+
+    @Option(names = EcsPullRequestPlanner.HEAD_SHA_OPTION, required = true)
+    String headSha;
+
+    @Option(names = EcsPullRequestPlanner.FROM_FORK_OPTION)
+    boolean fromFork;
+
+    PullRequestHead head() {
+      return new PullRequestHead(repository, number, baseRef, baseSha, headSha, fromFork);
+    }
+  }
+
+  @Command(
+      name = EcsPullRequestPlanner.DISPATCH,
+      mixinStandardHelpOptions = true,
+      description = "Scan the pull request and start a pr-plan unit task per changed unit.")
+  static final class PrPlanDispatch implements Callable<Integer> {
+    @Mixin PullRequestOptions pullRequest;
+
+    private final Map<String, String> environment;
+    private final PrintWriter out;
+
+    PrPlanDispatch(Map<String, String> environment, PrintWriter out) {
+      this.environment = environment;
+      this.out = out;
+    }
+
+    @Override
+    public Integer call() {
+      PlanPullRequestResult result =
+          TaskWiring.fromEnvironment(environment, out).prPlanDispatch().plan(pullRequest.head());
+      return result.outcome() == PlanPullRequestResult.Outcome.FAILED ? 1 : 0;
+    }
+  }
+
+  @Command(
+      name = EcsPullRequestPlanner.UNIT,
+      mixinStandardHelpOptions = true,
+      description = "Plan one unit of the pull request with the plan role; never apply.")
+  static final class PrPlanUnit implements Callable<Integer> {
+    @Mixin PullRequestOptions pullRequest;
+
+    @Option(names = EcsPullRequestPlanner.UNIT_OPTION, required = true)
+    String unit;
+
+    private final Map<String, String> environment;
+    private final PrintWriter out;
+
+    PrPlanUnit(Map<String, String> environment, PrintWriter out) {
+      this.environment = environment;
+      this.out = out;
+    }
+
+    PlanUnitCommand command() {
+      return new PlanUnitCommand(pullRequest.head(), unit);
+    }
+
+    @Override
+    public Integer call() {
+      PlanUnitCommand command = command();
+      return TaskWiring.fromEnvironment(environment, out).prPlanUnit(unit).plan(command).planned()
+          ? 0
+          : 1;
     }
   }
 }

@@ -2,11 +2,14 @@ package io.livegate.tasks;
 
 import io.livegate.cli.process.TerraRun;
 import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.CommitStatusPublisher;
+import io.livegate.core.deploy.CommitStatusPublisher.State;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
+import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.flow.FlowState;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.CommandRunner;
@@ -36,6 +39,7 @@ public final class TerraRunJob {
   private final PlanArtifacts artifacts;
   private final SfnTaskTokens tokens;
   private final Checkout checkout;
+  private final CommitStatusPublisher statuses;
   private final CommandRunner runner;
   private final RunnerKind kind;
   private final Path workspace;
@@ -45,6 +49,7 @@ public final class TerraRunJob {
   private final Clock clock;
 
   /**
+   * @param statuses where {@code livegate/deploy: <unit>} goes at each step, with the log link
    * @param workspace where the repository is checked out; it persists between Plan and Apply only
    *     when the runtime keeps it (tests do; a task gets a fresh one, with state in its backend)
    * @param environment the environment of terraform or terragrunt
@@ -55,6 +60,7 @@ public final class TerraRunJob {
       PlanArtifacts artifacts,
       SfnTaskTokens tokens,
       Checkout checkout,
+      CommitStatusPublisher statuses,
       CommandRunner runner,
       RunnerKind kind,
       Path workspace,
@@ -67,6 +73,7 @@ public final class TerraRunJob {
     this.artifacts = artifacts;
     this.tokens = tokens;
     this.checkout = checkout;
+    this.statuses = statuses;
     this.runner = runner;
     this.kind = kind;
     this.workspace = workspace;
@@ -84,12 +91,19 @@ public final class TerraRunJob {
       return 1;
     }
     Execution execution = found.get();
+    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
     try {
       executions.enterFlowState(executionId, FlowState.PLAN.stateName(), null, clock.instant());
-      TerraRun terraRun = terraRun(execution);
+      publish(deployment, execution, State.PENDING, "planning");
+      TerraRun terraRun = terraRun(deployment, execution);
       TerraRun.Step<TerraRun.Plan> planned = terraRun.plan(execution);
       if (planned.error() != null) {
         log.accept("[" + execution.unit() + "] plan failed: " + planned.error());
+        publish(
+            deployment,
+            execution,
+            State.FAILURE,
+            "plan failed: " + StatusTexts.headline(planned.error()));
         tokens.fail(taskToken, DeployFlow.PLAN_FAILED_ERROR, planned.error());
         return 1;
       }
@@ -100,9 +114,19 @@ public final class TerraRunJob {
       tokens.succeed(
           taskToken, new PlanResult(key, plan.sha256(), plan.summary(), logUrl).toJson());
       log.accept("[" + execution.unit() + "] planned " + key + " (" + plan.sha256() + ")");
+      publish(
+          deployment,
+          execution,
+          State.PENDING,
+          "planned " + StatusTexts.summary(plan.summary()) + "; waiting for the vote");
       return 0;
     } catch (RuntimeException e) {
       log.accept("[" + execution.unit() + "] " + e.getMessage());
+      publish(
+          deployment,
+          execution,
+          State.ERROR,
+          "plan interrupted: " + StatusTexts.headline(String.valueOf(e.getMessage())));
       tokens.fail(taskToken, DeployFlow.TRANSIENT_ERROR, String.valueOf(e.getMessage()));
       return 1;
     }
@@ -121,18 +145,30 @@ public final class TerraRunJob {
       return 1;
     }
     executions.enterFlowState(executionId, FlowState.APPLY.stateName(), null, clock.instant());
-    TerraRun terraRun = terraRun(execution);
+    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
+    publish(deployment, execution, State.PENDING, "applying");
+    TerraRun terraRun = terraRun(deployment, execution);
     artifacts.download(execution.planArtifact(), terraRun.planFile(execution));
     Set<String> newProviders = Set.copyOf(execution.planSummary().newProviders());
     TerraRun.Step<List<String>> applied = terraRun.apply(execution, newProviders);
     if (applied.error() == null) {
       executions.recordNewResources(executionId, applied.value());
       log.accept("[" + execution.unit() + "] applied");
+      publish(
+          deployment,
+          execution,
+          State.SUCCESS,
+          "applied " + StatusTexts.summary(execution.planSummary()));
       return 0;
     }
     // What the apply created before it failed is in the state: recorded, the rollback destroys it.
     executions.recordNewResources(executionId, terraRun.newResources(execution, newProviders));
     log.accept("[" + execution.unit() + "] apply failed: " + applied.error());
+    publish(
+        deployment,
+        execution,
+        State.FAILURE,
+        "apply failed: " + StatusTexts.headline(applied.error()));
     return 1;
   }
 
@@ -140,8 +176,18 @@ public final class TerraRunJob {
     return executions.find(executionId).filter(e -> e.status() == ExecutionStatus.RUNNING);
   }
 
-  private TerraRun terraRun(Execution execution) {
-    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
+  /** {@code livegate/deploy: <unit>} on the merge commit. */
+  private void publish(Deployment deployment, Execution execution, State state, String text) {
+    statuses.publish(
+        deployment.pullRequest().repository(),
+        deployment.pullRequest().mergeCommit(),
+        StatusTexts.deployContext(execution.unit(), execution.rollback()),
+        state,
+        text,
+        logUrl);
+  }
+
+  private TerraRun terraRun(Deployment deployment, Execution execution) {
     Path root =
         checkout.at(workspace.resolve("repository"), deployment.pullRequest().mergeCommit());
     Path plans = workspace.resolve("plans");

@@ -2,8 +2,8 @@ package io.livegate.cdk;
 
 import io.livegate.lambdas.approval.ApprovalWiring;
 import io.livegate.lambdas.aws.MetadbSource;
-import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.lambdas.engine.EngineWiring;
+import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.tasks.TaskWiring;
 import java.util.EnumMap;

@@ -218,12 +218,8 @@ public final class LocalDeployer {
     PlanSummary summary = plan.summary();
     log(
         execution,
-        "planned: +"
-            + summary.add()
-            + " ~"
-            + summary.change()
-            + " -"
-            + summary.destroy()
+        "planned: "
+            + summary.counts()
             + (summary.newProviders().isEmpty()
                 ? ""
                 : ", new providers " + String.join(", ", summary.newProviders())));

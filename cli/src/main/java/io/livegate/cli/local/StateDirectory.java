@@ -8,8 +8,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 
 /**
- * The local runtime's state directory: the metadb's data, saved plans, the mail outbox and the
- * vote-link secret. It persists, so a second run sees the history and a killed run can resume.
+ * The local runtime's state directory: the metadb's data, saved plans, the mail outbox, the
+ * vote-link secret, and pull requests' checkouts while they are planned. It persists, so a second
+ * run sees the history and a killed run can resume.
  */
 public final class StateDirectory {
   private final Path root;
@@ -34,6 +35,11 @@ public final class StateDirectory {
 
   public Path root() {
     return root;
+  }
+
+  /** Where pull requests' heads are checked out while they are planned. */
+  public Path pullRequests() {
+    return root.resolve("pull-requests");
   }
 
   public Path metadb() {

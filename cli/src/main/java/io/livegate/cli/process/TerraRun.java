@@ -61,19 +61,38 @@ public final class TerraRun {
   }
 
   public Path planFile(Execution execution) {
-    return plans.resolve(execution.name() + ".tfplan");
+    return planFile(execution.name());
+  }
+
+  public Path planFile(String planName) {
+    return plans.resolve(planName + ".tfplan");
   }
 
   public Step<Plan> plan(Execution execution) {
-    Path planFile = planFile(execution);
-    for (List<String> command : execution.spec().planCommands()) {
+    return plan(
+        execution.unit(),
+        execution.name(),
+        execution.spec().planCommands(),
+        execution.spec().planRole());
+  }
+
+  /**
+   * Plans {@code unit} with {@code planCommands} into the plan file of {@code planName}, then reads
+   * the plan back: what a deployment's Plan and a pull request's plan both do.
+   */
+  public Step<Plan> plan(
+      String unit, String planName, List<List<String>> planCommands, String planRole) {
+    Path planFile = planFile(planName);
+    for (List<String> command : planCommands) {
       CommandResult result = run(withPlanFile(command, planFile));
       if (result.exitCode() != 0) {
         return Step.failed(failure("plan", result));
       }
     }
-    CommandResult json = run(show(execution, "-json", planFile.toString()));
-    CommandResult text = run(show(execution, "-no-color", planFile.toString()));
+    CommandResult json =
+        run(kind.showCommand(unit, planRole, List.of("-json", planFile.toString())));
+    CommandResult text =
+        run(kind.showCommand(unit, planRole, List.of("-no-color", planFile.toString())));
     if (json.exitCode() != 0 || text.exitCode() != 0) {
       return Step.failed(failure("show", json.exitCode() != 0 ? json : text));
     }

@@ -3,7 +3,10 @@ package io.livegate.core.deploy;
 import java.util.Locale;
 import java.util.function.Consumer;
 
-/** Commit statuses written to the log: what is posted when no GitHub token is configured. */
+/**
+ * Commit statuses written to the log: what every runtime posts when no GitHub token is configured
+ * (local runs, {@code livegate serve} without a token, tasks without a token secret).
+ */
 public final class LoggedStatuses implements CommitStatusPublisher {
   private final Consumer<String> log;
 
@@ -31,6 +34,6 @@ public final class LoggedStatuses implements CommitStatusPublisher {
             + " ("
             + description
             + ")"
-            + (targetUrl.isEmpty() ? "" : " " + targetUrl));
+            + (targetUrl == null || targetUrl.isEmpty() ? "" : " " + targetUrl));
   }
 }

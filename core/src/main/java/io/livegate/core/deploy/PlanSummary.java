@@ -12,6 +12,11 @@ public record PlanSummary(int add, int change, int destroy, List<String> newProv
     newProviders = List.copyOf(newProviders);
   }
 
+  /** "+add ~change -destroy", e.g. "+2 ~0 -1". */
+  public String counts() {
+    return "+" + add + " ~" + change + " -" + destroy;
+  }
+
   public boolean hasChanges() {
     return add + change + destroy > 0;
   }

@@ -25,7 +25,7 @@ public record VoteMail(String subject, String text, String html) {
     String subject =
         ("[livegate] approve " + execution.unit() + " (" + execution.account() + ")?")
             .replaceAll("[\\r\\n]", " ");
-    String counts = "+" + summary.add() + " ~" + summary.change() + " -" + summary.destroy();
+    String counts = summary.counts();
     String providers =
         summary.newProviders().isEmpty() ? "" : String.join(", ", summary.newProviders());
     StringBuilder text =

@@ -68,6 +68,18 @@ public final class MergeGate {
   }
 
   /**
+   * A plan dispatch of {@code head} finished: when it found the units the head changes (none is an
+   * answer too), they are recorded. A dispatch that failed or refused names nothing, and the pull
+   * request stays as blocked as it was.
+   */
+  public void planned(PullRequestHead head, PlanPullRequestResult result) {
+    if (result.outcome() == PlanPullRequestResult.Outcome.STARTED
+        || result.outcome() == PlanPullRequestResult.Outcome.NO_CHANGES) {
+      unitsNamed(head, Set.copyOf(result.units()));
+    }
+  }
+
+  /**
    * A pull request was closed. Without a merge, the statuses livegate left pending on its head are
    * cleared, since no plan or lock will finish them.
    */

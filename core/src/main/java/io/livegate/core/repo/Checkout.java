@@ -7,12 +7,15 @@ import java.nio.file.Path;
 import java.util.Optional;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.transport.CredentialsProvider;
+import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 
 /**
  * Checks out one commit of the live repository into a workspace: cloned on first use, fetched
- * after, then the commit itself, detached, never a branch head that may have moved on.
+ * after, then the commit itself, detached, never a branch head that may have moved on. The
+ * repository is a clone URL or a local path.
  */
 public final class Checkout {
   private final String repositoryUrl;
@@ -28,6 +31,15 @@ public final class Checkout {
 
   /** The workspace's root, with {@code commit} checked out. */
   public Path at(Path workspace, String commit) {
+    return at(workspace, commit, Optional.empty());
+  }
+
+  /**
+   * The workspace's root, with {@code commit} checked out; when no branch holds it, {@code ref} is
+   * fetched too: a pull request's head ({@code refs/pull/N/head}) is not on a branch of the base
+   * repository when it comes from a fork or was force-pushed over.
+   */
+  public Path at(Path workspace, String commit, Optional<String> ref) {
     if (!commit.matches("[0-9a-f]{40}")) {
       throw new LivegateException("a checkout needs a full commit sha, not '" + commit + "'");
     }
@@ -49,6 +61,13 @@ public final class Checkout {
                 .call();
       }
       try (git) {
+        if (ref.isPresent() && !git.getRepository().getObjectDatabase().has(id(commit))) {
+          git.fetch()
+              .setCredentialsProvider(credentials)
+              .setRemote("origin")
+              .setRefSpecs(new RefSpec("+" + ref.get() + ":refs/livegate/fetched"))
+              .call();
+        }
         git.checkout().setName(commit).call();
       }
       return workspace;
@@ -56,5 +75,9 @@ public final class Checkout {
       throw new LivegateException(
           "cannot check out " + commit + " of " + repositoryUrl + ": " + e.getMessage(), e);
     }
+  }
+
+  private static ObjectId id(String commit) {
+    return ObjectId.fromString(commit);
   }
 }

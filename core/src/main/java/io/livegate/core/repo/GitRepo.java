@@ -23,6 +23,7 @@ import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.revwalk.filter.RevFilter;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
@@ -97,6 +98,27 @@ public final class GitRepo implements AutoCloseable {
       }
       throw new LivegateException(
           "cannot resolve revision '" + revision + "': " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The best common ancestor of two revisions: where a branch left its base, which is what GitHub
+   * compares a pull request's head with.
+   */
+  public String mergeBase(String first, String second) {
+    try (RevWalk walk = new RevWalk(repository)) {
+      walk.setRevFilter(RevFilter.MERGE_BASE);
+      walk.markStart(walk.parseCommit(ObjectId.fromString(resolve(first))));
+      walk.markStart(walk.parseCommit(ObjectId.fromString(resolve(second))));
+      RevCommit base = walk.next();
+      if (base == null) {
+        throw new LivegateException(
+            first + " and " + second + " have no common ancestor in " + root);
+      }
+      return base.name();
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot find the merge base of " + first + " and " + second + ": " + e.getMessage(), e);
     }
   }
 

@@ -4,6 +4,7 @@ import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.ScanLauncher;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Starts create-deploy-stack for a deployment that holds the lock: an ECS task whose command names
@@ -22,7 +23,12 @@ public final class EcsScanLauncher implements ScanLauncher {
 
   @Override
   public void launch(Deployment deployment) {
-    tasks.run(taskDefinition, command(deployment.pullRequest()), "livegate-" + deployment.id());
+    tasks.run(
+        taskDefinition,
+        command(deployment.pullRequest()),
+        "livegate-" + deployment.id(),
+        Optional.empty(),
+        "create-deploy-stack of deployment " + deployment.id());
   }
 
   /** create-deploy-stack's argv for the merge. */

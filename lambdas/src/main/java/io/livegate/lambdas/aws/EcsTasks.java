@@ -4,10 +4,10 @@ import io.livegate.core.LivegateException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.ecs.model.AssignPublicIp;
-import software.amazon.awssdk.services.ecs.model.Failure;
 import software.amazon.awssdk.services.ecs.model.LaunchType;
 import software.amazon.awssdk.services.ecs.model.RunTaskResponse;
 
@@ -58,9 +58,17 @@ public final class EcsTasks {
   /**
    * Runs one task of {@code taskDefinition} with {@code command} as the container's command.
    *
+   * @param clientToken makes a retried start with the same token answer with the task already
+   *     started; empty for a start that must happen each time
+   * @param what the task, for errors
    * @return the task's ARN
    */
-  public String run(String taskDefinition, List<String> command, String startedBy) {
+  public String run(
+      String taskDefinition,
+      List<String> command,
+      String startedBy,
+      Optional<String> clientToken,
+      String what) {
     RunTaskResponse response;
     try {
       response =
@@ -72,6 +80,7 @@ public final class EcsTasks {
                       .launchType(LaunchType.FARGATE)
                       .count(1)
                       .startedBy(startedBy.length() <= 36 ? startedBy : startedBy.substring(0, 36))
+                      .clientToken(clientToken.orElse(null))
                       .networkConfiguration(
                           network ->
                               network.awsvpcConfiguration(
@@ -84,15 +93,16 @@ public final class EcsTasks {
                               overrides.containerOverrides(
                                   override -> override.name(container).command(command))));
     } catch (SdkException e) {
-      throw new LivegateException(
-          "cannot start an ECS task of " + taskDefinition + ": " + e.getMessage(), e);
+      throw new LivegateException("cannot start " + what + ": " + e.getMessage(), e);
     }
-    if (response.tasks().isEmpty()) {
+    if (!response.failures().isEmpty() || response.tasks().isEmpty()) {
       throw new LivegateException(
-          "ECS started no task of "
-              + taskDefinition
+          "ECS did not start "
+              + what
               + ": "
-              + response.failures().stream().map(Failure::reason).toList());
+              + response.failures().stream()
+                  .map(failure -> failure.arn() + " " + failure.reason())
+                  .toList());
     }
     return response.tasks().get(0).taskArn();
   }

@@ -41,7 +41,12 @@ public final class Env {
   }
 
   public static boolean flag(Map<String, String> environment, String name) {
-    String value = environment.getOrDefault(name, "false");
+    return flag(environment, name, false);
+  }
+
+  /** true or false; {@code fallback} when the variable is not set. */
+  public static boolean flag(Map<String, String> environment, String name, boolean fallback) {
+    String value = optional(environment, name, String.valueOf(fallback));
     if (!value.equals("true") && !value.equals("false")) {
       throw new LivegateException(name + " must be true or false, not " + value);
     }

@@ -4,7 +4,6 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.FailurePolicy;
-import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.StartNextDeployment;
@@ -17,6 +16,7 @@ import io.livegate.lambdas.aws.AwsSettings;
 import io.livegate.lambdas.aws.EcsScanLauncher;
 import io.livegate.lambdas.aws.EcsTasks;
 import io.livegate.lambdas.aws.Env;
+import io.livegate.lambdas.aws.GitHubAccess;
 import io.livegate.lambdas.aws.MetadbSource;
 import io.livegate.lambdas.aws.Secrets;
 import io.livegate.lambdas.aws.SfnFlows;
@@ -46,6 +46,7 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  *   <li>{@value #RUNNER}: terragrunt (default) or terraform, for rollback commands;
  *   <li>{@value #STATUS_URL}: where the merge-lock status links to (optional);
  *   <li>{@link EcsTasks}'s and {@value EcsScanLauncher#TASK_DEFINITION};
+ *   <li>{@link GitHubAccess}'s: the GitHub token (statuses are logged without one);
  *   <li>the metadb's, see {@link MetadbSource}, and {@code AWS_REGION}.
  * </ul>
  *
@@ -63,6 +64,8 @@ public final class EngineWiring {
 
   private final Metadb metadb;
   private final Secrets secrets;
+  private final GitHubAccess github;
+  private final EcsTasks ecs;
   private final CommitStatusPublisher statuses;
   private final MergeGate gate;
   private final AdvanceDeployment advance;
@@ -72,8 +75,11 @@ public final class EngineWiring {
     Clock clock = Clock.systemUTC();
     this.secrets = new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws));
     this.metadb = MetadbSource.connect(environment, secrets);
+    this.github =
+        GitHubAccess.from(environment, secrets, () -> AwsClients.build(SsmClient.builder(), aws));
+    this.ecs = EcsTasks.fromEnvironment(AwsClients.build(EcsClient.builder(), aws), environment);
     this.statuses =
-        StatusLedger.recording(new LoggedStatuses(System.out::println), metadb.statuses(), clock);
+        StatusLedger.recording(github.statuses(System.out::println), metadb.statuses(), clock);
     this.gate =
         new MergeGate(
             metadb.deployments(),
@@ -109,9 +115,7 @@ public final class EngineWiring {
                 clock),
             startNext,
             flows,
-            new EcsScanLauncher(
-                EcsTasks.fromEnvironment(AwsClients.build(EcsClient.builder(), aws), environment),
-                Env.required(environment, EcsScanLauncher.TASK_DEFINITION)),
+            new EcsScanLauncher(ecs, Env.required(environment, EcsScanLauncher.TASK_DEFINITION)),
             gate.announcing(
                 new SsmMergeLock(
                     AwsClients.build(SsmClient.builder(), aws),
@@ -129,6 +133,15 @@ public final class EngineWiring {
 
   public Secrets secrets() {
     return secrets;
+  }
+
+  public GitHubAccess github() {
+    return github;
+  }
+
+  /** Starts livegate's ECS tasks. */
+  public EcsTasks ecs() {
+    return ecs;
   }
 
   /** Posts commit statuses and records them in the metadb's ledger. */

@@ -4,6 +4,7 @@ import io.livegate.core.pr.PullRequestPlanner;
 import io.livegate.core.webhook.WebhookReceiver;
 import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.core.webhook.WebhookSignature;
+import io.livegate.lambdas.aws.EcsPullRequestPlanner;
 import io.livegate.lambdas.aws.Env;
 import io.livegate.lambdas.aws.Secrets;
 import io.livegate.lambdas.engine.EngineWiring;
@@ -19,6 +20,7 @@ import java.util.function.Supplier;
  *   <li>{@value #REPOSITORY}: the repository served, as owner/name;
  *   <li>{@value #TRUNK}: the branch that deploys (default {@code main});
  *   <li>{@value #ALLOW_FORK_PRS}: whether pull requests from forks get plans (default false);
+ *   <li>pr-plan's task definition, see {@link EcsPullRequestPlanner};
  *   <li>the engine's, see {@link EngineWiring}.
  * </ul>
  *
@@ -48,11 +50,8 @@ public final class WebhookWiring {
             Env.required(environment, REPOSITORY),
             Env.optional(environment, TRUNK, "main"),
             Env.flag(environment, ALLOW_FORK_PRS));
-    // MERGE-PENDING: replaced by the pr-plan ECS planner when branch github-prplan lands.
     PullRequestPlanner planner =
-        head -> {
-          throw new io.livegate.core.LivegateException("pr-plan is not wired yet");
-        };
+        new EcsPullRequestPlanner(engine.ecs(), EcsPullRequestPlanner.Settings.from(environment));
     return new WebhookWiring(
         new WebhookReceiver(
             settings,

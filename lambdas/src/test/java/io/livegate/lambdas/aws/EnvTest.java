@@ -49,6 +49,8 @@ class EnvTest {
     assertThat(Env.flag(Map.of(), NAME)).isFalse();
     assertThat(Env.flag(Map.of(NAME, "true"), NAME)).isTrue();
     assertThat(Env.flag(Map.of(NAME, "false"), NAME)).isFalse();
+    assertThat(Env.flag(Map.of(), NAME, true)).isTrue();
+    assertThat(Env.flag(Map.of(NAME, "false"), NAME, true)).isFalse();
     assertThatThrownBy(() -> Env.flag(Map.of(NAME, "yes"), NAME))
         .isInstanceOf(LivegateException.class)
         .hasMessage(NAME + " must be true or false, not yes");

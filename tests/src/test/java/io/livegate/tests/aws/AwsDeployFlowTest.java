@@ -11,16 +11,17 @@ import io.livegate.core.account.Accounts;
 import io.livegate.core.account.AccountsFile;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CastVote;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
-import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.deploy.Vote;
 import io.livegate.core.flow.RequestVotes;
 import io.livegate.core.flow.VoteDesk;
@@ -28,6 +29,7 @@ import io.livegate.core.flow.VoteLinks;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
+import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.testing.TestRepo;
 import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
@@ -112,6 +114,7 @@ class AwsDeployFlowTest {
   private static final String MAIL_FROM = "livegate@example.com";
   private static final String VOTE_BASE_URL = "https://vote.example.com";
   private static final String BUCKET = "livegate-plans";
+  private static final String LOG_URL = "https://logs.example.com/terra-run";
   private static final byte[] VOTE_KEY =
       "a vote-link key of at least thirty-two bytes".getBytes(StandardCharsets.UTF_8);
   private static final Pattern VOTE_TOKEN = Pattern.compile("/vote\\?t=([A-Za-z0-9_.%\\-]+)");
@@ -200,6 +203,25 @@ class AwsDeployFlowTest {
         .hasSize(5)
         .allSatisfy(e -> assertThat(e.startedAt()).as(e.unit()).isAfterOrEqualTo(sharedDone));
     assertThat(flow.lock.current()).isEmpty();
+    for (Execution execution : executions) {
+      assertThat(flow.commitStatuses.of(StatusTexts.deployContext(execution.unit(), false)))
+          .extracting(s -> s.state() + " " + s.description() + " " + s.targetUrl())
+          .containsExactly(
+              "PENDING planning " + LOG_URL,
+              "PENDING planned +1 ~0 -0, new providers terraform.io/builtin/terraform;"
+                  + " waiting for the vote "
+                  + LOG_URL,
+              "PENDING applying " + LOG_URL,
+              "SUCCESS applied +1 ~0 -0, new providers terraform.io/builtin/terraform " + LOG_URL);
+    }
+    assertThat(flow.commitStatuses.of(StatusTexts.DEPLOY))
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.sha()).isEqualTo(flow.head);
+              assertThat(s.description())
+                  .isEqualTo("deployment " + flow.deploymentId + ": 10 units");
+            });
   }
 
   @Test
@@ -305,6 +327,14 @@ class AwsDeployFlowTest {
                 "app/c", ExecutionStatus.ABORTED,
                 "app/d", ExecutionStatus.SUCCEEDED));
     assertThat(flow.flowOutcomes().get(flow.name("app/b"))).isEqualTo("failed");
+    assertThat(flow.commitStatuses.of(StatusTexts.deployContext("app/b", false)))
+        .last()
+        .satisfies(
+            s -> {
+              assertThat(s.state()).isEqualTo(CommitStatusPublisher.State.FAILURE);
+              assertThat(s.description())
+                  .isEqualTo("apply failed: Error: Resource postcondition failed");
+            });
     assertThat(
             flow.deploymentStatus().isFinished()
                 || flow.deploymentStatus() == DeploymentStatus.ROLLBACK_FAILED)
@@ -373,6 +403,7 @@ class AwsDeployFlowTest {
     final ApprovalRequestHandler approvalRequests;
     final ApprovalResponseHandler approvalResponses;
     final TerraRunJob terraRun;
+    final RecordingStatuses commitStatuses = new RecordingStatuses();
     final VoteLinks links = new VoteLinks(VOTE_KEY);
     final Set<String> handledTasks = new HashSet<>();
     final Set<String> seenMails = new HashSet<>();
@@ -503,11 +534,12 @@ class AwsDeployFlowTest {
               plans,
               tokens,
               new Checkout(live.toString(), Optional.empty()),
+              commitStatuses,
               new ProcessCommandRunner(line -> {}),
               RunnerKind.TERRAFORM,
               dir.resolve("terra-run"),
               Map.of(),
-              "",
+              LOG_URL,
               System.out::println,
               clock);
     }
@@ -527,7 +559,7 @@ class AwsDeployFlowTest {
               new Checkout(live.toString(), Optional.empty()),
               accounts,
               RunnerKind.TERRAFORM,
-              new LoggedStatuses(System.out::println),
+              commitStatuses,
               new TriggerEvents() {
                 @Override
                 public void deploymentCreated(long id) {
