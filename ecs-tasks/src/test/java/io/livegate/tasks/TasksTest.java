@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.livegate.core.pr.PlanUnitCommand;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.lambdas.aws.EcsPullRequestPlanner;
+import io.livegate.lambdas.aws.EcsTasks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
@@ -59,10 +60,10 @@ class TasksTest {
     environment.put("AWS_SECRET_ACCESS_KEY", "testing");
     environment.put(TaskWiring.REPO_URL, "https://github.com/acme/live.git");
     environment.put(TaskWiring.ACCOUNTS, "account \"apps\" {\n  path = \"app\"\n}\n");
-    environment.put(EcsPullRequestPlanner.CLUSTER, "livegate");
-    environment.put(EcsPullRequestPlanner.SUBNETS, "subnet-1");
-    environment.put(EcsPullRequestPlanner.SECURITY_GROUPS, "sg-1");
-    environment.put(EcsPullRequestPlanner.CONTAINER, "tasks");
+    environment.put(EcsTasks.CLUSTER, "livegate");
+    environment.put(EcsTasks.SUBNETS, "subnet-1");
+    environment.put(EcsTasks.SECURITY_GROUPS, "sg-1");
+    environment.put(EcsTasks.CONTAINER, "tasks");
     environment.put(EcsPullRequestPlanner.TASK_DEFINITION, "pr-plan");
     TaskWiring wiring =
         TaskWiring.fromEnvironment(environment, new PrintWriter(new StringWriter()));
