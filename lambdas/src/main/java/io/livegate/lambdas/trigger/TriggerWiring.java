@@ -1,5 +1,6 @@
 package io.livegate.lambdas.trigger;
 
+import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.RecordOutcome;
@@ -16,6 +17,7 @@ import io.livegate.lambdas.aws.SsmMergeLock;
 import io.livegate.sql.Metadb;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -94,10 +96,10 @@ public final class TriggerWiring {
     try {
       return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new io.livegate.core.LivegateException(
+      throw new LivegateException(
           name
               + " must be one of "
-              + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT)
+              + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT)
               + ", not "
               + value);
     }
