@@ -123,7 +123,7 @@ public final class MotoDeployment implements AutoCloseable {
   }
 
   /** One answer to a task token from approval-response, and whether Step Functions took it. */
-  public record Decision(String taskToken, FlowDecision decision, boolean accepted) {}
+  public record TokenAnswer(String taskToken, FlowDecision decision, boolean accepted) {}
 
   final MotoServer moto;
   final Path dir;
@@ -148,7 +148,7 @@ public final class MotoDeployment implements AutoCloseable {
   final ApprovalResponseHandler approvalResponses;
   final TerraRunJob terraRun;
   final VoteLinks links = new VoteLinks(VOTE_KEY);
-  private final List<Decision> decisions = Collections.synchronizedList(new ArrayList<>());
+  private final List<TokenAnswer> decisions = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> handledTasks = new HashSet<>();
   private final Set<String> seenMails = new HashSet<>();
   private final Set<Long> voted = new HashSet<>();
@@ -260,7 +260,7 @@ public final class MotoDeployment implements AutoCloseable {
           @Override
           public boolean decide(String taskToken, FlowDecision decision) {
             boolean accepted = tokens.decide(taskToken, decision);
-            decisions.add(new Decision(taskToken, decision, accepted));
+            decisions.add(new TokenAnswer(taskToken, decision, accepted));
             return accepted;
           }
 
@@ -480,7 +480,7 @@ public final class MotoDeployment implements AutoCloseable {
   }
 
   /** Every answer approval-response gave to a task token, in order. */
-  List<Decision> decisions() {
+  List<TokenAnswer> decisions() {
     return List.copyOf(decisions);
   }
 
