@@ -1,9 +1,14 @@
 package io.livegate.cdk;
 
 import io.livegate.lambdas.approval.ApprovalWiring;
+import io.livegate.lambdas.aws.EcsPullRequestPlanner;
+import io.livegate.lambdas.aws.EcsScanLauncher;
+import io.livegate.lambdas.aws.EcsTasks;
+import io.livegate.lambdas.aws.GitHubAccess;
 import io.livegate.lambdas.aws.MetadbSource;
 import io.livegate.lambdas.engine.EngineWiring;
 import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.lambdas.webhook.WebhookWiring;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.tasks.TaskWiring;
 import java.util.EnumMap;
@@ -98,7 +103,12 @@ import software.constructs.Construct;
  * the resources it calls them on; the tests hold the boundaries (LivegateStackTest).
  */
 public final class LivegateStack extends Stack {
-  /** Handlers in the Lambda jar; LivegateStackTest checks that each class is in it. */
+  /**
+   * Handlers in the Lambda jar, spelled out because the Lambda classes are not on the app's class
+   * path; LivegateStackTest checks that each names its class and that the class is in the jar.
+   */
+  static final String WEBHOOK_HANDLER = "io.livegate.lambdas.webhook.WebhookHandler";
+
   static final String TRIGGER_HANDLER = "io.livegate.lambdas.trigger.TriggerHandler";
 
   static final String APPROVAL_REQUEST_HANDLER =
@@ -108,7 +118,8 @@ public final class LivegateStack extends Stack {
   static final String MIGRATE_HANDLER = "io.livegate.lambdas.migrate.MigrateHandler";
 
   /**
-   * The container of create-deploy-stack and pr-plan; terra-run's is {@link DeployFlow#TERRA_RUN}.
+   * The container of create-deploy-stack and the pr-plan tasks, which EcsTasks' overrides name;
+   * terra-run's is {@link DeployFlow#TERRA_RUN}.
    */
   static final String TASK_CONTAINER = "livegate-task";
 
@@ -287,8 +298,8 @@ public final class LivegateStack extends Stack {
     schema.getNode().addDependency(metadb);
     schema.getNode().addDependency(vpc);
 
-    // ECS: one image, four task definitions. Plan and Apply are two definitions of terra-run so
-    // that their roles can differ.
+    // ECS: one image, five task definitions. Plan and Apply are two definitions of terra-run, and
+    // pr-plan's dispatch and unit two of pr-plan, so that their roles can differ.
     ContainerImage image =
         ContainerImage.fromAsset(
             source.imageContext().toString(),
@@ -308,41 +319,89 @@ public final class LivegateStack extends Stack {
                 .arnFormat(ArnFormat.COLON_RESOURCE_NAME)
                 .build());
 
-    Map<String, String> createDeployStackEnvironment = taskEnvironment("create-deploy-stack");
+    // create-deploy-stack scans the merge, stores the deployment and tells the trigger, also when
+    // the scan failed ({"scanFailed": id}); the trigger, not the task, hands the merge lock on.
+    Map<String, String> createDeployStackEnvironment = taskEnvironment();
+    createDeployStackEnvironment.put(EngineWiring.RUNNER, config.runner());
     createDeployStackEnvironment.put(TaskWiring.SCAN, config.scan());
     createDeployStackEnvironment.put(TaskWiring.TRIGGER_FUNCTION, triggerArn);
-    createDeployStackEnvironment.put(
-        EngineWiring.LOCK_PARAMETER, config.lockParameterFor(getStackName()));
     createDeployStackEnvironment.putAll(metadbEnvironment());
     FargateTaskDefinition createDeployStack =
-        task("create-deploy-stack", TASK_CONTAINER, image, createDeployStackEnvironment, true);
+        task(
+            "create-deploy-stack",
+            TASK_CONTAINER,
+            List.of("create-deploy-stack"),
+            image,
+            createDeployStackEnvironment,
+            true);
     IRole createDeployStackRole = createDeployStack.getTaskRole();
     readSecret(createDeployStackRole, metadb.getSecret());
     readSecret(createDeployStackRole, githubToken);
-    lock(createDeployStackRole, "ssm:GetParameter", "ssm:PutParameter", "ssm:DeleteParameter");
     allow(createDeployStackRole, List.of("lambda:InvokeFunction"), List.of(triggerArn));
     if (config.scan().equals("plan")) {
       assume(createDeployStackRole, config.planRoleArns());
     }
 
-    Map<String, String> prPlanEnvironment = taskEnvironment("pr-plan");
-    prPlanEnvironment.put(TaskWiring.PLAN_BUCKET, artifacts.getBucketName());
-    FargateTaskDefinition prPlan = task("pr-plan", TASK_CONTAINER, image, prPlanEnvironment, true);
-    IRole prPlanRole = prPlan.getTaskRole();
-    readSecret(prPlanRole, githubToken);
-    allow(
-        prPlanRole,
-        List.of("s3:PutObject"),
-        List.of(artifacts.arnForObjects(WebhookEnvironment.PR_PLAN_PREFIX + "*")));
-    assume(prPlanRole, config.planRoleArns());
+    // pr-plan unit runs the pull request's code while it plans one unit: it may assume the plan
+    // roles and nothing else, and cannot start tasks. Its plan file stays in the task (deleted
+    // after the plan); the outcome goes to the commit status and the plan comment.
+    Map<String, String> prPlanUnitEnvironment = taskEnvironment();
+    prPlanUnitEnvironment.put(EngineWiring.RUNNER, config.runner());
+    FargateTaskDefinition prPlanUnit =
+        task(
+            "pr-plan-unit",
+            TASK_CONTAINER,
+            List.of(EcsPullRequestPlanner.PR_PLAN, EcsPullRequestPlanner.UNIT),
+            image,
+            prPlanUnitEnvironment,
+            true);
+    readSecret(prPlanUnit.getTaskRole(), githubToken);
+    assume(prPlanUnit.getTaskRole(), config.planRoleArns());
 
-    Map<String, String> terraRunEnvironment = taskEnvironment(DeployFlow.TERRA_RUN);
+    // pr-plan dispatch scans the pull request (reading configs, running none of its code) and
+    // starts a pr-plan unit per changed unit: it may start that task and assumes no role.
+    Map<String, String> prPlanDispatchEnvironment = taskEnvironment();
+    prPlanDispatchEnvironment.put(TaskWiring.PLAN_FORKS, Boolean.toString(config.allowForkPrs()));
+    prPlanDispatchEnvironment.putAll(ecsEnvironment());
+    // The planner's settings require the dispatch's own definition, which the dispatch never
+    // starts (nor may it: its role runs pr-plan-unit only). Its ARN would be a reference of the
+    // definition to itself, so the family stands in.
+    prPlanDispatchEnvironment.put(
+        EcsPullRequestPlanner.TASK_DEFINITION, family("pr-plan-dispatch"));
+    prPlanDispatchEnvironment.put(
+        EcsPullRequestPlanner.UNIT_TASK_DEFINITION, prPlanUnit.getTaskDefinitionArn());
+    FargateTaskDefinition prPlanDispatch =
+        task(
+            "pr-plan-dispatch",
+            TASK_CONTAINER,
+            List.of(EcsPullRequestPlanner.PR_PLAN, EcsPullRequestPlanner.DISPATCH),
+            image,
+            prPlanDispatchEnvironment,
+            true);
+    readSecret(prPlanDispatch.getTaskRole(), githubToken);
+    runTask(prPlanDispatch.getTaskRole(), prPlanUnit);
+
+    Map<String, String> terraRunEnvironment = taskEnvironment();
+    terraRunEnvironment.put(EngineWiring.RUNNER, config.runner());
     terraRunEnvironment.put(TaskWiring.PLAN_BUCKET, artifacts.getBucketName());
     terraRunEnvironment.putAll(metadbEnvironment());
+    List<String> terraRunCommand = List.of(DeployFlow.TERRA_RUN);
     FargateTaskDefinition terraRunPlan =
-        task("terra-run-plan", DeployFlow.TERRA_RUN, image, terraRunEnvironment, false);
+        task(
+            "terra-run-plan",
+            DeployFlow.TERRA_RUN,
+            terraRunCommand,
+            image,
+            terraRunEnvironment,
+            false);
     FargateTaskDefinition terraRunApply =
-        task("terra-run-apply", DeployFlow.TERRA_RUN, image, terraRunEnvironment, false);
+        task(
+            "terra-run-apply",
+            DeployFlow.TERRA_RUN,
+            terraRunCommand,
+            image,
+            terraRunEnvironment,
+            false);
     for (FargateTaskDefinition terraRun : List.of(terraRunPlan, terraRunApply)) {
       readSecret(terraRun.getTaskRole(), metadb.getSecret());
       readSecret(terraRun.getTaskRole(), githubToken);
@@ -475,14 +534,7 @@ public final class LivegateStack extends Stack {
                 .reason("SNS delivers to the function's live alias")
                 .build());
 
-    Map<String, String> triggerEnvironment = metadbEnvironment();
-    triggerEnvironment.put(EngineWiring.STATE_MACHINE, deployFlow.getStateMachineArn());
-    triggerEnvironment.put(EngineWiring.LOCK_PARAMETER, config.lockParameterFor(getStackName()));
-    triggerEnvironment.put(EngineWiring.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
-    triggerEnvironment.put(EngineWiring.FAILURE_POLICY, config.failurePolicy());
-    triggerEnvironment.put(EngineWiring.RUNNER, config.runner());
-    triggerEnvironment.putAll(runTaskEnvironment(createDeployStack));
-    triggerEnvironment.put(WebhookEnvironment.GITHUB_TOKEN_SECRET, githubToken.getSecretArn());
+    Map<String, String> triggerEnvironment = engineEnvironment(createDeployStack);
     Function trigger =
         function(
             "Trigger",
@@ -530,24 +582,21 @@ public final class LivegateStack extends Stack {
                     .build()))
         .build();
 
-    Map<String, String> webhookEnvironment = metadbEnvironment();
-    webhookEnvironment.put(WebhookEnvironment.WEBHOOK_SECRET, webhookSecret.getSecretArn());
-    webhookEnvironment.put(WebhookEnvironment.GITHUB_TOKEN_SECRET, githubToken.getSecretArn());
-    webhookEnvironment.put(WebhookEnvironment.REPOSITORY, config.repository());
-    webhookEnvironment.put(WebhookEnvironment.TRUNK, config.trunk());
+    // The webhook drives the engine too: a merge queues its deployment and, when the lock is free,
+    // takes the lock and starts its create-deploy-stack, or the flows of a deployment whose stack
+    // is already stored. It takes the lock but never releases it (the trigger does).
+    Map<String, String> webhookEnvironment = engineEnvironment(createDeployStack);
+    webhookEnvironment.put(WebhookWiring.WEBHOOK_SECRET, webhookSecret.getSecretArn());
+    webhookEnvironment.put(WebhookWiring.REPOSITORY, config.repository());
+    webhookEnvironment.put(WebhookWiring.TRUNK, config.trunk());
+    webhookEnvironment.put(WebhookWiring.ALLOW_FORK_PRS, Boolean.toString(config.allowForkPrs()));
     webhookEnvironment.put(
-        WebhookEnvironment.LOCK_PARAMETER, config.lockParameterFor(getStackName()));
-    webhookEnvironment.put(WebhookEnvironment.LOCK_SCOPE, config.lockScope());
-    webhookEnvironment.put(
-        WebhookEnvironment.ALLOW_FORK_PRS, Boolean.toString(config.allowForkPrs()));
-    webhookEnvironment.putAll(runTaskEnvironment(createDeployStack));
-    webhookEnvironment.put(
-        WebhookEnvironment.PR_PLAN_TASK_DEFINITION, prPlan.getTaskDefinitionArn());
+        EcsPullRequestPlanner.TASK_DEFINITION, prPlanDispatch.getTaskDefinitionArn());
     Function webhook =
         function(
             "Webhook",
             "webhook",
-            WebhookEnvironment.HANDLER,
+            WEBHOOK_HANDLER,
             1024,
             Duration.seconds(10),
             source,
@@ -557,8 +606,9 @@ public final class LivegateStack extends Stack {
     readSecret(webhook.getRole(), webhookSecret);
     readSecret(webhook.getRole(), githubToken);
     lock(webhook.getRole(), "ssm:GetParameter", "ssm:PutParameter");
+    deployFlow.grantStartExecution(webhook.getRole());
     runTask(webhook.getRole(), createDeployStack);
-    runTask(webhook.getRole(), prPlan);
+    runTask(webhook.getRole(), prPlanDispatch);
     FunctionUrl webhookUrl =
         live(webhook)
             .addFunctionUrl(
@@ -706,36 +756,60 @@ public final class LivegateStack extends Stack {
     return Fn.join(",", vpc.selectSubnets(privateSubnets).getSubnetIds());
   }
 
-  /** What starting {@code task} needs: the webhook and the trigger start create-deploy-stack. */
-  private Map<String, String> runTaskEnvironment(FargateTaskDefinition task) {
+  /** Where and how EcsTasks starts a task: the webhook, the trigger and pr-plan dispatch. */
+  private Map<String, String> ecsEnvironment() {
     Map<String, String> environment = new LinkedHashMap<>();
-    environment.put(WebhookEnvironment.CLUSTER_ARN, cluster.getClusterArn());
-    environment.put(WebhookEnvironment.SUBNET_IDS, subnetIds());
-    environment.put(WebhookEnvironment.SECURITY_GROUP_IDS, taskSecurityGroup.getSecurityGroupId());
-    environment.put(WebhookEnvironment.TASK_CONTAINER, TASK_CONTAINER);
-    environment.put(
-        WebhookEnvironment.CREATE_DEPLOY_STACK_TASK_DEFINITION, task.getTaskDefinitionArn());
+    environment.put(EcsTasks.CLUSTER, cluster.getClusterArn());
+    environment.put(EcsTasks.SUBNETS, subnetIds());
+    environment.put(EcsTasks.SECURITY_GROUPS, taskSecurityGroup.getSecurityGroupId());
+    environment.put(EcsTasks.CONTAINER, TASK_CONTAINER);
     return environment;
   }
 
-  private Map<String, String> taskEnvironment(String task) {
+  /**
+   * What EngineWiring reads, which the webhook and the trigger both build: the metadb, the deploy
+   * flow, the merge lock, create-deploy-stack on ECS and the GitHub token.
+   */
+  private Map<String, String> engineEnvironment(FargateTaskDefinition createDeployStack) {
+    Map<String, String> environment = metadbEnvironment();
+    environment.put(EngineWiring.STATE_MACHINE, deployFlow.getStateMachineArn());
+    environment.put(EngineWiring.LOCK_PARAMETER, config.lockParameterFor(getStackName()));
+    environment.put(EngineWiring.LOCK_SCOPE, config.lockScope());
+    environment.put(EngineWiring.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    environment.put(EngineWiring.FAILURE_POLICY, config.failurePolicy());
+    environment.put(EngineWiring.RUNNER, config.runner());
+    environment.putAll(ecsEnvironment());
+    environment.put(EcsScanLauncher.TASK_DEFINITION, createDeployStack.getTaskDefinitionArn());
+    environment.put(GitHubAccess.TOKEN_SECRET, githubToken.getSecretArn());
+    return environment;
+  }
+
+  /** What every task reads: the region, the repository to clone and the GitHub token. */
+  private Map<String, String> taskEnvironment() {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put("AWS_REGION", Aws.REGION);
     environment.put(TaskWiring.REPO_URL, config.repositoryUrl());
-    environment.put(TaskWiring.GITHUB_TOKEN_SECRET, githubToken.getSecretArn());
-    environment.put(EngineWiring.RUNNER, config.runner());
+    environment.put(GitHubAccess.TOKEN_SECRET, githubToken.getSecretArn());
     return environment;
+  }
+
+  /** The ECS task definition family of the task {@code name}. */
+  private String family(String name) {
+    return getStackName() + "-" + name;
   }
 
   /**
    * A Fargate task definition with its own task role, log group and container.
    *
+   * @param command the container's default command; who starts the task overrides it with the full
+   *     argv
    * @param accounts whether the container gets the accounts text ({@code LIVEGATE_ACCOUNTS}) from
    *     the SSM parameter; the execution role, not the task role, reads it
    */
   private FargateTaskDefinition task(
       String name,
       String container,
+      List<String> command,
       ContainerImage image,
       Map<String, String> environment,
       boolean accounts) {
@@ -748,7 +822,7 @@ public final class LivegateStack extends Stack {
     roles.put(name, role);
     FargateTaskDefinition definition =
         FargateTaskDefinition.Builder.create(this, id + "Task")
-            .family(getStackName() + "-" + name)
+            .family(family(name))
             .cpu(config.taskCpu())
             .memoryLimitMiB(config.taskMemoryMiB())
             .runtimePlatform(
@@ -770,7 +844,7 @@ public final class LivegateStack extends Stack {
         ContainerDefinitionOptions.builder()
             .image(image)
             .essential(true)
-            .command(List.of(name.startsWith(DeployFlow.TERRA_RUN) ? DeployFlow.TERRA_RUN : name))
+            .command(command)
             .environment(withLog)
             .logging(
                 LogDriver.awsLogs(

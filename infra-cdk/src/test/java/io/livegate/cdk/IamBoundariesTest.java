@@ -3,6 +3,7 @@ package io.livegate.cdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,6 +77,7 @@ class IamBoundariesTest {
                     "secretsmanager:GetSecretValue",
                     "ssm:GetParameter",
                     "ssm:PutParameter",
+                    "states:StartExecution",
                     "ecs:RunTask",
                     "iam:PassRole")),
             Map.entry(
@@ -109,15 +111,11 @@ class IamBoundariesTest {
             Map.entry("migrate", union(VPC_FUNCTION, "secretsmanager:GetSecretValue")),
             Map.entry(
                 "create-deploy-stack",
-                Set.of(
-                    "secretsmanager:GetSecretValue",
-                    "ssm:GetParameter",
-                    "ssm:PutParameter",
-                    "ssm:DeleteParameter",
-                    "lambda:InvokeFunction")),
+                Set.of("secretsmanager:GetSecretValue", "lambda:InvokeFunction")),
             Map.entry(
-                "pr-plan",
-                Set.of("secretsmanager:GetSecretValue", "s3:PutObject", "sts:AssumeRole")),
+                "pr-plan-dispatch",
+                Set.of("secretsmanager:GetSecretValue", "ecs:RunTask", "iam:PassRole")),
+            Map.entry("pr-plan-unit", Set.of("secretsmanager:GetSecretValue", "sts:AssumeRole")),
             Map.entry(
                 "terra-run-plan",
                 union(
@@ -197,23 +195,49 @@ class IamBoundariesTest {
   @Test
   void noRoleButThePlanningAndApplyingTasksAssumesAnAccountRole() {
     assertThat(rolesAllowed("sts:AssumeRole"))
-        .containsExactlyInAnyOrder("pr-plan", "terra-run-plan", "terra-run-apply");
+        .containsExactlyInAnyOrder("pr-plan-unit", "terra-run-plan", "terra-run-apply");
   }
 
   @Test
-  void prPlanNeverGetsAnApplyRoleTheVoteKeyTheMetadbOrADeploymentsPlans() {
-    IRole prPlan = role("pr-plan");
-    assertThat(iam.resources(prPlan, "sts:AssumeRole"))
+  void prPlanUnitAssumesOnlyThePlanRolesAndCannotStartTasks() {
+    IRole unit = role("pr-plan-unit");
+    assertThat(iam.resources(unit, "sts:AssumeRole"))
         .containsExactlyInAnyOrderElementsOf(literal(Fixtures.SHARED_PLAN, Fixtures.DEV_PLAN));
-    String everything = iam.statements(prPlan).toString();
+    String everything = iam.statements(unit).toString();
     assertThat(everything).doesNotContain(Fixtures.SHARED_APPLY).doesNotContain(Fixtures.DEV_APPLY);
-    assertThat(iam.resources(prPlan, "secretsmanager:GetSecretValue"))
-        .containsExactly(iam.resolved(stack.githubToken().getSecretArn()));
-    assertThat(iam.resources(prPlan, "s3:PutObject"))
-        .containsExactly(
-            iam.resolved(stack.artifacts().arnForObjects(WebhookEnvironment.PR_PLAN_PREFIX + "*")));
-    assertThat(readersOf(stack.voteKey())).doesNotContain("pr-plan");
-    assertThat(readersOf(stack.metadb().getSecret())).doesNotContain("pr-plan");
+    // It runs the pull request's code: no starting tasks, no passing roles, no writing plans.
+    assertThat(iam.actions(unit))
+        .doesNotContain("ecs:RunTask", "iam:PassRole")
+        .noneMatch(action -> action.startsWith("s3:"));
+  }
+
+  @Test
+  void prPlanDispatchStartsOnlyUnitTasksAndAssumesNoRole() {
+    IRole dispatch = role("pr-plan-dispatch");
+    assertThat(iam.actions(dispatch))
+        .doesNotContain("sts:AssumeRole")
+        .noneMatch(action -> action.startsWith("s3:"));
+    String everything = iam.statements(dispatch).toString();
+    for (String accountRole :
+        List.of(
+            Fixtures.SHARED_PLAN, Fixtures.DEV_PLAN, Fixtures.SHARED_APPLY, Fixtures.DEV_APPLY)) {
+      assertThat(everything).doesNotContain(accountRole);
+    }
+    // The unit's definition only (its own would let a dispatch start dispatches).
+    assertThat(iam.resources(dispatch, "ecs:RunTask").toString())
+        .contains("task-definition/Livegate-pr-plan-unit:*")
+        .doesNotContain("pr-plan-dispatch");
+  }
+
+  @Test
+  void thePrPlanTasksReadOnlyTheGithubTokenNeverTheVoteKeyOrTheMetadb() {
+    for (String entryPoint : List.of("pr-plan-dispatch", "pr-plan-unit")) {
+      assertThat(iam.resources(role(entryPoint), "secretsmanager:GetSecretValue"))
+          .as(entryPoint)
+          .containsExactly(iam.resolved(stack.githubToken().getSecretArn()));
+      assertThat(readersOf(stack.voteKey())).doesNotContain(entryPoint);
+      assertThat(readersOf(stack.metadb().getSecret())).doesNotContain(entryPoint);
+    }
   }
 
   @Test
@@ -226,7 +250,8 @@ class IamBoundariesTest {
             "webhook",
             "trigger",
             "create-deploy-stack",
-            "pr-plan",
+            "pr-plan-dispatch",
+            "pr-plan-unit",
             "terra-run-plan",
             "terra-run-apply");
     assertThat(readersOf(stack.metadb().getSecret()))
@@ -242,11 +267,17 @@ class IamBoundariesTest {
   }
 
   @Test
-  void flowsAreStartedByTheTriggerAndAnsweredByPlanAndTheVotes() {
+  void flowsAreStartedByTheEngineStoppedByTheTriggerAndAnsweredByPlanAndTheVotes() {
     JsonNode stateMachine = iam.resolved(stack.deployFlow().getStateMachineArn());
-    assertThat(rolesAllowed("states:StartExecution")).containsExactly("trigger");
-    assertThat(iam.resources(role("trigger"), "states:StartExecution"))
-        .containsExactly(stateMachine);
+    // The webhook starts the flows of a deployment it activates whose stack is already stored.
+    assertThat(rolesAllowed("states:StartExecution"))
+        .containsExactlyInAnyOrder("trigger", "webhook");
+    for (String entryPoint : List.of("trigger", "webhook")) {
+      assertThat(iam.resources(role(entryPoint), "states:StartExecution"))
+          .as(entryPoint)
+          .containsExactly(stateMachine);
+    }
+    assertThat(rolesAllowed("states:StopExecution")).containsExactly("trigger");
     assertThat(rolesAllowed("states:SendTaskSuccess"))
         .containsExactlyInAnyOrder("terra-run-plan", "approval-request", "approval-response");
     for (String entryPoint : rolesAllowed("states:SendTaskSuccess")) {
@@ -259,9 +290,10 @@ class IamBoundariesTest {
   void tasksAreStartedOnlyInTheClusterAndOnlyByWhoStartsThem() {
     Map<String, List<String>> families =
         Map.of(
-            "webhook", List.of("Livegate-create-deploy-stack", "Livegate-pr-plan"),
-            "trigger", List.of("Livegate-create-deploy-stack"),
-            "deploy-flow", List.of("Livegate-terra-run-plan", "Livegate-terra-run-apply"));
+            "webhook", List.of("create-deploy-stack", "pr-plan-dispatch"),
+            "trigger", List.of("create-deploy-stack"),
+            "pr-plan-dispatch", List.of("pr-plan-unit"),
+            "deploy-flow", List.of("terra-run-plan", "terra-run-apply"));
     assertThat(rolesAllowed("ecs:RunTask")).isEqualTo(new TreeSet<>(families.keySet()));
     JsonNode cluster = iam.resolved(stack.cluster().getClusterArn());
     families.forEach(
@@ -272,8 +304,8 @@ class IamBoundariesTest {
                   .toList();
           String resources =
               runTask.stream().map(s -> s.resources().toString()).collect(Collectors.joining());
-          for (String family : expected) {
-            assertThat(resources).contains("task-definition/" + family + ":*");
+          for (String task : expected) {
+            assertThat(resources).contains("task-definition/Livegate-" + task + ":*");
           }
           assertThat(runTask.stream().mapToLong(s -> s.resources().size()).sum())
               .isEqualTo(expected.size());
@@ -281,9 +313,22 @@ class IamBoundariesTest {
               s ->
                   assertThat(s.condition().path("ArnEquals").get("ecs:cluster"))
                       .isEqualTo(cluster));
-          // The roles passed are exactly those of the tasks it starts.
-          List<JsonNode> passed = iam.resources(role(entryPoint), "iam:PassRole");
-          assertThat(passed).hasSize(2 * expected.size());
+          // The roles passed are exactly those of the tasks it starts, and only to ECS.
+          List<JsonNode> roles = new ArrayList<>();
+          for (String task : expected) {
+            roles.add(iam.resolved(stack.tasks().get(task).getTaskRole().getRoleArn()));
+            roles.add(iam.resolved(stack.tasks().get(task).getExecutionRole().getRoleArn()));
+          }
+          assertThat(iam.resources(role(entryPoint), "iam:PassRole"))
+              .as(entryPoint)
+              .containsExactlyInAnyOrderElementsOf(roles);
+          iam.statements(role(entryPoint)).stream()
+              .filter(s -> s.allows("iam:PassRole"))
+              .forEach(
+                  s ->
+                      assertThat(s.condition().path("StringEquals").path("iam:PassedToService"))
+                          .isEqualTo(
+                              Iam.JSON.getNodeFactory().textNode("ecs-tasks.amazonaws.com")));
         });
   }
 
@@ -301,18 +346,25 @@ class IamBoundariesTest {
     assertThat(iam.resources(role("terra-run-plan"), "s3:PutObject")).containsExactly(plans);
     assertThat(iam.resources(role("terra-run-apply"), "s3:GetObject")).containsExactly(plans);
     assertThat(iam.resources(role("approval-response"), "s3:GetObject")).containsExactly(plans);
-    assertThat(rolesAllowed("s3:PutObject")).containsExactlyInAnyOrder("terra-run-plan", "pr-plan");
+    assertThat(rolesAllowed("s3:PutObject")).containsExactly("terra-run-plan");
+    assertThat(rolesAllowed("s3:GetObject"))
+        .containsExactlyInAnyOrder("terra-run-apply", "approval-response");
   }
 
   @Test
-  void theMergeLockIsTakenAndReleasedOnItsParameterOnly() {
+  void theMergeLockIsTakenByTheEngineAndReleasedByTheTriggerOnItsParameterOnly() {
     JsonNode lock = iam.resolved(stack.lockParameterArn());
     assertThat(lock.toString()).contains("parameter/Livegate/merge-lock");
-    for (String entryPoint : List.of("webhook", "trigger", "create-deploy-stack")) {
+    assertThat(rolesAllowed("ssm:GetParameter")).containsExactlyInAnyOrder("webhook", "trigger");
+    assertThat(rolesAllowed("ssm:PutParameter")).containsExactlyInAnyOrder("webhook", "trigger");
+    for (String entryPoint : List.of("webhook", "trigger")) {
+      assertThat(iam.resources(role(entryPoint), "ssm:GetParameter")).containsExactly(lock);
       assertThat(iam.resources(role(entryPoint), "ssm:PutParameter")).containsExactly(lock);
     }
-    assertThat(rolesAllowed("ssm:DeleteParameter"))
-        .containsExactlyInAnyOrder("trigger", "create-deploy-stack");
+    // The webhook never releases it, and a failed scan is the trigger's to hand on.
+    assertThat(rolesAllowed("ssm:DeleteParameter")).containsExactly("trigger");
+    assertThat(iam.resources(role("trigger"), "ssm:DeleteParameter")).containsExactly(lock);
+    assertThat(iam.actions(role("create-deploy-stack"))).noneMatch(a -> a.startsWith("ssm:"));
   }
 
   @Test
@@ -322,6 +374,12 @@ class IamBoundariesTest {
     Iam planIam = new Iam(planScan, Iam.JSON.valueToTree(synthesized.template().toJSON()));
     assertThat(planIam.resources(planScan.roles().get("create-deploy-stack"), "sts:AssumeRole"))
         .containsExactlyInAnyOrderElementsOf(literal(Fixtures.SHARED_PLAN, Fixtures.DEV_PLAN));
+    assertThat(
+            planScan.roles().entrySet().stream()
+                .filter(entry -> planIam.actions(entry.getValue()).contains("sts:AssumeRole"))
+                .map(Map.Entry::getKey))
+        .containsExactlyInAnyOrder(
+            "create-deploy-stack", "pr-plan-unit", "terra-run-plan", "terra-run-apply");
     assertThat(iam.actions(role("create-deploy-stack"))).doesNotContain("sts:AssumeRole");
   }
 }

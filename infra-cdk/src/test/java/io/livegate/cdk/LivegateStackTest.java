@@ -3,14 +3,29 @@ package io.livegate.cdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.livegate.lambdas.approval.ApprovalRequestHandler;
+import io.livegate.lambdas.approval.ApprovalResponseHandler;
+import io.livegate.lambdas.aws.EcsPullRequestPlanner;
+import io.livegate.lambdas.aws.EcsScanLauncher;
+import io.livegate.lambdas.aws.EcsTasks;
+import io.livegate.lambdas.aws.GitHubAccess;
+import io.livegate.lambdas.aws.MetadbSource;
+import io.livegate.lambdas.engine.EngineWiring;
+import io.livegate.lambdas.migrate.MigrateHandler;
+import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.lambdas.webhook.WebhookHandler;
+import io.livegate.lambdas.webhook.WebhookWiring;
 import io.livegate.statemachine.DeployFlow;
+import io.livegate.tasks.TaskWiring;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -149,7 +164,7 @@ class LivegateStackTest {
     record Expected(String handler, int memory, int timeout, boolean snapStart) {}
     Map<String, Expected> expected =
         Map.of(
-            "webhook", new Expected(WebhookEnvironment.HANDLER, 1024, 10, true),
+            "webhook", new Expected(LivegateStack.WEBHOOK_HANDLER, 1024, 10, true),
             "trigger", new Expected(LivegateStack.TRIGGER_HANDLER, 1024, 60, true),
             "approval-request",
                 new Expected(LivegateStack.APPROVAL_REQUEST_HANDLER, 1024, 60, true),
@@ -215,8 +230,8 @@ class LivegateStackTest {
   @Test
   void everyLogGroupKeepsLogsForTheConfiguredRetention() {
     Map<String, JsonNode> logGroups = resources("AWS::Logs::LogGroup");
-    // Five functions, four tasks, the deploy flow.
-    assertThat(logGroups).hasSize(10);
+    // Five functions, five tasks, the deploy flow.
+    assertThat(logGroups).hasSize(11);
     logGroups
         .values()
         .forEach(
@@ -254,13 +269,22 @@ class LivegateStackTest {
   @Test
   void theFargateTasksRunTheImageAssetWithTheirOwnRolesAndContainers() {
     Map<String, JsonNode> tasks = resources("AWS::ECS::TaskDefinition");
-    assertThat(tasks).hasSize(4);
+    assertThat(tasks).hasSize(5);
     Map<String, String> containers =
         Map.of(
             "create-deploy-stack", LivegateStack.TASK_CONTAINER,
-            "pr-plan", LivegateStack.TASK_CONTAINER,
+            "pr-plan-dispatch", LivegateStack.TASK_CONTAINER,
+            "pr-plan-unit", LivegateStack.TASK_CONTAINER,
             "terra-run-plan", DeployFlow.TERRA_RUN,
             "terra-run-apply", DeployFlow.TERRA_RUN);
+    // The default commands; who starts a task overrides them with the whole argv.
+    Map<String, List<String>> commands =
+        Map.of(
+            "create-deploy-stack", List.of("create-deploy-stack"),
+            "pr-plan-dispatch", List.of("pr-plan", "dispatch"),
+            "pr-plan-unit", List.of("pr-plan", "unit"),
+            "terra-run-plan", List.of("terra-run"),
+            "terra-run-apply", List.of("terra-run"));
     assertThat(stack.tasks().keySet()).isEqualTo(containers.keySet());
     containers.forEach(
         (name, container) -> {
@@ -276,7 +300,11 @@ class LivegateStackTest {
           assertThat(definition.path("Name").asText()).isEqualTo(container);
           assertThat(definition.path("Image").toString())
               .contains("cdk-hnb659fds-container-assets");
-          boolean readsAccounts = name.equals("create-deploy-stack") || name.equals("pr-plan");
+          assertThat(definition.path("Command"))
+              .extracting(JsonNode::asText)
+              .as(name)
+              .containsExactlyElementsOf(commands.get(name));
+          boolean readsAccounts = !name.startsWith(DeployFlow.TERRA_RUN);
           assertThat(definition.path("Secrets").toString().contains("LIVEGATE_ACCOUNTS"))
               .as(name + " gets the accounts")
               .isEqualTo(readsAccounts);
@@ -457,14 +485,11 @@ class LivegateStackTest {
             .path("Properties")
             .path("Environment")
             .path("Variables");
-    assertThat(webhook.path(WebhookEnvironment.LOCK_PARAMETER).asText())
+    assertThat(webhook.path(EngineWiring.LOCK_PARAMETER).asText())
         .isEqualTo("/Livegate/merge-lock");
-    assertThat(webhook.path(WebhookEnvironment.REPOSITORY).asText())
+    assertThat(webhook.path(WebhookWiring.REPOSITORY).asText())
         .isEqualTo("acme/infrastructure-live");
-    assertThat(webhook.path(WebhookEnvironment.TASK_CONTAINER).asText())
-        .isEqualTo(LivegateStack.TASK_CONTAINER);
-    assertThat(webhook.path(WebhookEnvironment.PR_PLAN_TASK_DEFINITION))
-        .isEqualTo(ref(stack.tasks().get("pr-plan")));
+    assertThat(webhook.path(EcsTasks.CONTAINER).asText()).isEqualTo(LivegateStack.TASK_CONTAINER);
     JsonNode trigger = resource(stack.functions().get("trigger")).path("Properties");
     assertThat(trigger.path("FunctionName").asText()).isEqualTo("Livegate-trigger");
     JsonNode createDeployStack =
@@ -506,18 +531,197 @@ class LivegateStackTest {
 
   @Test
   void everyHandlerTheStackDeploysIsInTheLambdaJar() throws IOException {
+    // The names are spelled out for the app's class path; they follow the classes.
+    assertThat(
+            List.of(
+                LivegateStack.WEBHOOK_HANDLER,
+                LivegateStack.TRIGGER_HANDLER,
+                LivegateStack.APPROVAL_REQUEST_HANDLER,
+                LivegateStack.APPROVAL_RESPONSE_HANDLER,
+                LivegateStack.MIGRATE_HANDLER))
+        .containsExactly(
+            WebhookHandler.class.getName(),
+            TriggerHandler.class.getName(),
+            ApprovalRequestHandler.class.getName(),
+            ApprovalResponseHandler.class.getName(),
+            MigrateHandler.class.getName());
     try (JarFile jar = new JarFile(Fixtures.SOURCE.lambdaJar().toFile())) {
       for (var function : stack.functions().values()) {
         String handler = resource(function).path("Properties").path("Handler").asText();
         String entry = handler.replace('.', '/') + ".class";
-        if (handler.equals(WebhookEnvironment.HANDLER)) {
-          // Being written on another branch. When it lands this fails: switch WebhookEnvironment
-          // to WebhookWiring's constants and drop this exception.
-          assertThat(jar.getEntry(entry)).as(entry).isNull();
-        } else {
-          assertThat(jar.getEntry(entry)).as(entry).isNotNull();
-        }
+        assertThat(jar.getEntry(entry)).as(entry).isNotNull();
       }
     }
+  }
+
+  private static final Set<String> METADB = Set.of(MetadbSource.URL, MetadbSource.SECRET);
+  private static final Set<String> ECS =
+      Set.of(EcsTasks.CLUSTER, EcsTasks.SUBNETS, EcsTasks.SECURITY_GROUPS, EcsTasks.CONTAINER);
+
+  /** What EngineWiring reads (its optional status URL aside). */
+  private static final Set<String> ENGINE =
+      union(
+          METADB,
+          ECS,
+          Set.of(
+              EngineWiring.STATE_MACHINE,
+              EngineWiring.LOCK_PARAMETER,
+              EngineWiring.LOCK_SCOPE,
+              EngineWiring.APPROVAL_TIMEOUT,
+              EngineWiring.FAILURE_POLICY,
+              EngineWiring.RUNNER,
+              EcsScanLauncher.TASK_DEFINITION,
+              GitHubAccess.TOKEN_SECRET));
+
+  /** What every task reads. */
+  private static final Set<String> TASK =
+      Set.of("AWS_REGION", TaskWiring.REPO_URL, GitHubAccess.TOKEN_SECRET, TaskWiring.LOG_URL);
+
+  @SafeVarargs
+  private static Set<String> union(Set<String>... sets) {
+    Set<String> all = new TreeSet<>();
+    for (Set<String> set : sets) {
+      all.addAll(set);
+    }
+    return all;
+  }
+
+  private JsonNode functionVariables(LivegateStack on, JsonNode template, String function) {
+    return template
+        .path("Resources")
+        .path(
+            on.getLogicalId((CfnElement) on.functions().get(function).getNode().getDefaultChild()))
+        .path("Properties")
+        .path("Environment")
+        .path("Variables");
+  }
+
+  private JsonNode container(LivegateStack on, JsonNode template, String task) {
+    return template
+        .path("Resources")
+        .path(on.getLogicalId((CfnElement) on.tasks().get(task).getNode().getDefaultChild()))
+        .path("Properties")
+        .path("ContainerDefinitions")
+        .get(0);
+  }
+
+  /** A container's variables, plain and from secrets, by name. */
+  private static Map<String, JsonNode> containerVariables(JsonNode container) {
+    Map<String, JsonNode> variables = new TreeMap<>();
+    container
+        .path("Environment")
+        .forEach(v -> variables.put(v.path("Name").asText(), v.path("Value")));
+    container
+        .path("Secrets")
+        .forEach(v -> variables.put(v.path("Name").asText(), v.path("ValueFrom")));
+    return variables;
+  }
+
+  @Test
+  void everyEntryPointGetsExactlyTheVariablesItsWiringReads() {
+    Map<String, Set<String>> functions =
+        Map.of(
+            "webhook",
+            union(
+                ENGINE,
+                Set.of(
+                    WebhookWiring.WEBHOOK_SECRET,
+                    WebhookWiring.REPOSITORY,
+                    WebhookWiring.TRUNK,
+                    WebhookWiring.ALLOW_FORK_PRS,
+                    EcsPullRequestPlanner.TASK_DEFINITION)),
+            "trigger",
+            ENGINE);
+    functions.forEach(
+        (name, expected) -> {
+          Set<String> names = new TreeSet<>();
+          functionVariables(stack, json, name).fieldNames().forEachRemaining(names::add);
+          assertThat(names).as(name).isEqualTo(expected);
+        });
+    Map<String, Set<String>> tasks =
+        Map.of(
+            "create-deploy-stack",
+            union(
+                TASK,
+                METADB,
+                Set.of(
+                    EngineWiring.RUNNER,
+                    TaskWiring.SCAN,
+                    TaskWiring.TRIGGER_FUNCTION,
+                    TaskWiring.ACCOUNTS)),
+            // No metadb for the pr-plan tasks, and no lock for anyone but the engine.
+            "pr-plan-dispatch",
+            union(
+                TASK,
+                ECS,
+                Set.of(
+                    TaskWiring.ACCOUNTS,
+                    TaskWiring.PLAN_FORKS,
+                    EcsPullRequestPlanner.TASK_DEFINITION,
+                    EcsPullRequestPlanner.UNIT_TASK_DEFINITION)),
+            "pr-plan-unit",
+            union(TASK, Set.of(TaskWiring.ACCOUNTS, EngineWiring.RUNNER)),
+            "terra-run-plan",
+            union(TASK, METADB, Set.of(EngineWiring.RUNNER, TaskWiring.PLAN_BUCKET)),
+            "terra-run-apply",
+            union(TASK, METADB, Set.of(EngineWiring.RUNNER, TaskWiring.PLAN_BUCKET)));
+    assertThat(stack.tasks().keySet()).isEqualTo(tasks.keySet());
+    tasks.forEach(
+        (name, expected) ->
+            assertThat(containerVariables(container(stack, json, name)).keySet())
+                .as(name)
+                .isEqualTo(expected));
+  }
+
+  @Test
+  void theEngineStartsTheFlowAndCreateDeployStackAndTheWebhookStartsTheDispatch() {
+    for (String function : List.of("webhook", "trigger")) {
+      JsonNode variables = functionVariables(stack, json, function);
+      assertThat(variables.path(EngineWiring.STATE_MACHINE))
+          .as(function)
+          .isEqualTo(ref(stack.deployFlow()));
+      assertThat(variables.path(EcsScanLauncher.TASK_DEFINITION))
+          .as(function)
+          .isEqualTo(ref(stack.tasks().get("create-deploy-stack")));
+      assertThat(variables.path(EcsTasks.CLUSTER))
+          .as(function)
+          .isEqualTo(resolved(stack.cluster().getClusterArn()));
+      assertThat(variables.path(EngineWiring.LOCK_SCOPE).asText()).as(function).isEqualTo("repo");
+      assertThat(variables.path(GitHubAccess.TOKEN_SECRET))
+          .as(function)
+          .isEqualTo(resolved(stack.githubToken().getSecretArn()));
+    }
+    assertThat(
+            functionVariables(stack, json, "webhook").path(EcsPullRequestPlanner.TASK_DEFINITION))
+        .isEqualTo(ref(stack.tasks().get("pr-plan-dispatch")));
+    Map<String, JsonNode> dispatch = containerVariables(container(stack, json, "pr-plan-dispatch"));
+    // Its own definition by family (an ARN would refer to itself); the unit's by reference.
+    assertThat(dispatch.get(EcsPullRequestPlanner.TASK_DEFINITION).asText())
+        .isEqualTo("Livegate-pr-plan-dispatch");
+    assertThat(dispatch.get(EcsPullRequestPlanner.UNIT_TASK_DEFINITION))
+        .isEqualTo(ref(stack.tasks().get("pr-plan-unit")));
+    assertThat(dispatch.get(EcsTasks.CONTAINER).asText()).isEqualTo(LivegateStack.TASK_CONTAINER);
+    assertThat(dispatch.get(TaskWiring.PLAN_FORKS).asText()).isEqualTo("false");
+    assertThat(
+            functionVariables(stack, json, "webhook").path(WebhookWiring.ALLOW_FORK_PRS).asText())
+        .isEqualTo("false");
+  }
+
+  @Test
+  void forkPullRequestsAndTheLockScopeFollowTheConfiguration() {
+    Fixtures.Synthesized synthesized =
+        Fixtures.synth(Fixtures.config().allowForkPrs(true).lockScope("units").build());
+    LivegateStack forks = synthesized.stack();
+    JsonNode template = Iam.JSON.valueToTree(synthesized.template().toJSON());
+    JsonNode webhook = functionVariables(forks, template, "webhook");
+    assertThat(webhook.path(WebhookWiring.ALLOW_FORK_PRS).asText()).isEqualTo("true");
+    assertThat(webhook.path(EngineWiring.LOCK_SCOPE).asText()).isEqualTo("units");
+    assertThat(functionVariables(forks, template, "trigger").path(EngineWiring.LOCK_SCOPE).asText())
+        .isEqualTo("units");
+    assertThat(
+            containerVariables(container(forks, template, "pr-plan-dispatch"))
+                .get(TaskWiring.PLAN_FORKS)
+                .asText())
+        .isEqualTo("true");
   }
 }

@@ -1,5 +1,6 @@
 package io.livegate.sql;
 
+import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /** Executions on PostgreSQL, with the release rule as one statement. */
@@ -179,36 +181,69 @@ public final class JdbiExecutionStore implements ExecutionStore {
   }
 
   @Override
+  public Optional<List<Execution>> endAndAbort(
+      long executionId,
+      ExecutionStatus outcome,
+      Collection<Long> dependents,
+      Set<ExecutionStatus> from,
+      Instant now) {
+    if (outcome != ExecutionStatus.FAILED && outcome != ExecutionStatus.REJECTED) {
+      throw new LivegateException("endAndAbort ends failed or rejected, not " + outcome.id());
+    }
+    return jdbi.inTransaction(
+        handle -> {
+          int ended =
+              handle
+                  .createUpdate(
+                      "UPDATE executions SET status = :to, finished_at = :now"
+                          + " WHERE id = :id AND status = 'running'")
+                  .bind("id", executionId)
+                  .bind("to", outcome.id())
+                  .bind("now", Timestamp.from(now))
+                  .execute();
+          if (ended == 0) {
+            return Optional.empty();
+          }
+          return Optional.of(abort(handle, dependents, from, now));
+        });
+  }
+
+  @Override
   public List<Execution> abort(
       Collection<Long> executionIds, Set<ExecutionStatus> from, Instant now) {
     if (executionIds.isEmpty()) {
       return List.of();
     }
-    return jdbi.inTransaction(
-        handle -> {
-          List<Execution> before =
-              ExecutionRows.selectForUpdate(
-                  handle,
-                  "e.id = ANY(:ids) AND e.status = ANY(:from)",
-                  "e.id",
-                  Map.of(
-                      "ids",
-                      executionIds.stream().mapToLong(Long::longValue).toArray(),
-                      "from",
-                      from.stream().map(ExecutionStatus::id).toArray(String[]::new)));
-          if (before.isEmpty()) {
-            return List.of();
-          }
-          handle
-              .createUpdate(
-                  "UPDATE executions SET status = 'aborted', finished_at = :now WHERE id = ANY(:ids)")
-              .bind("ids", before.stream().mapToLong(Execution::id).toArray())
-              .bind("now", Timestamp.from(now))
-              .execute();
-          List<Execution> aborted = new ArrayList<>(before);
-          aborted.sort(Comparator.comparing(Execution::unit));
-          return aborted;
-        });
+    return jdbi.inTransaction(handle -> abort(handle, executionIds, from, now));
+  }
+
+  private static List<Execution> abort(
+      Handle handle, Collection<Long> executionIds, Set<ExecutionStatus> from, Instant now) {
+    if (executionIds.isEmpty()) {
+      return List.of();
+    }
+    List<Execution> before =
+        ExecutionRows.selectForUpdate(
+            handle,
+            "e.id = ANY(:ids) AND e.status = ANY(:from)",
+            "e.id",
+            Map.of(
+                "ids",
+                executionIds.stream().mapToLong(Long::longValue).toArray(),
+                "from",
+                from.stream().map(ExecutionStatus::id).toArray(String[]::new)));
+    if (before.isEmpty()) {
+      return List.of();
+    }
+    handle
+        .createUpdate(
+            "UPDATE executions SET status = 'aborted', finished_at = :now WHERE id = ANY(:ids)")
+        .bind("ids", before.stream().mapToLong(Execution::id).toArray())
+        .bind("now", Timestamp.from(now))
+        .execute();
+    List<Execution> aborted = new ArrayList<>(before);
+    aborted.sort(Comparator.comparing(Execution::unit));
+    return aborted;
   }
 
   @Override

@@ -21,7 +21,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -161,7 +160,8 @@ public final class VoteServer implements AutoCloseable {
         send(
             exchange,
             desk.confirm(
-                query(exchange.getRequestURI().getRawQuery()).get(VoteDesk.TOKEN_PARAMETER)));
+                VoteDesk.form(exchange.getRequestURI().getRawQuery())
+                    .get(VoteDesk.TOKEN_PARAMETER)));
       } else if (method.equals("POST")) {
         byte[] body = readBody(exchange.getRequestBody());
         if (body == null) {
@@ -171,7 +171,8 @@ public final class VoteServer implements AutoCloseable {
         send(
             exchange,
             desk.record(
-                query(new String(body, StandardCharsets.UTF_8)).get(VoteDesk.TOKEN_PARAMETER)));
+                VoteDesk.form(new String(body, StandardCharsets.UTF_8))
+                    .get(VoteDesk.TOKEN_PARAMETER)));
       } else {
         exchange.getResponseHeaders().add("Allow", "GET, POST");
         send(exchange, VoteDesk.page(405, "Not allowed", "<p>Use the link from your email.</p>"));
@@ -234,21 +235,5 @@ public final class VoteServer implements AutoCloseable {
   private static byte[] readBody(InputStream in) throws IOException {
     byte[] body = in.readNBytes(MAX_BODY + 1);
     return body.length > MAX_BODY ? null : body;
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> values = new HashMap<>();
-    if (raw == null) {
-      return values;
-    }
-    for (String pair : raw.split("&")) {
-      int equals = pair.indexOf('=');
-      if (equals > 0) {
-        values.putIfAbsent(
-            URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
-            URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
-      }
-    }
-    return values;
   }
 }

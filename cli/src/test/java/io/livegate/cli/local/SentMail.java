@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** A vote request from the local outbox, read with a real MIME parser (Jakarta Mail). */
-record SentMail(Path file, String unit, String voter, String approveLink, String rejectLink) {
+public record SentMail(
+    Path file, String unit, String voter, String approveLink, String rejectLink) {
   private static final Pattern SUBJECT = Pattern.compile("\\[livegate] approve (.+) \\(.+\\)\\?");
   private static final Pattern APPROVE = Pattern.compile("(?m)^Approve: (\\S+)$");
   private static final Pattern REJECT = Pattern.compile("(?m)^Reject: +(\\S+)$");
@@ -34,7 +35,7 @@ record SentMail(Path file, String unit, String voter, String approveLink, String
     }
   }
 
-  static SentMail read(Path file) {
+  public static SentMail read(Path file) {
     try {
       MimeMessage message = parse(file);
       Matcher subject = SUBJECT.matcher(message.getSubject());
@@ -58,7 +59,7 @@ record SentMail(Path file, String unit, String voter, String approveLink, String
   }
 
   /** Every vote request in the outbox, by file name. */
-  static List<SentMail> in(Path outbox) {
+  public static List<SentMail> in(Path outbox) {
     try (Stream<Path> files = Files.list(outbox)) {
       return files
           .filter(file -> file.getFileName().toString().endsWith(".eml"))

@@ -14,9 +14,9 @@ import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.core.webhook.WebhookSignature;
-import io.livegate.sql.testing.RecordingStatuses;
 import io.livegate.sql.testing.Webhooks;
 import java.io.IOException;
 import java.net.URI;
@@ -101,12 +101,12 @@ class ServeTest {
                 .withHandle(
                     h -> h.createQuery("SELECT count(*) FROM merge_locks").mapTo(Long.class).one());
         assertThat(locks).isZero();
-        assertThat(github.posted(MergeGate.CONTEXT))
+        assertThat(github.of(MergeGate.CONTEXT))
             .filteredOn(status -> status.sha().equals(Webhooks.sha(120)))
             .extracting(status -> status.state() + " " + status.description())
             .containsExactly(
                 "PENDING deployment of PR #11 in progress", "SUCCESS no deployment in progress");
-        assertThat(github.posted(MergeGate.CONTEXT).get(0).state()).isEqualTo(State.PENDING);
+        assertThat(github.of(MergeGate.CONTEXT).get(0).state()).isEqualTo(State.PENDING);
       }
     }
   }

@@ -9,18 +9,18 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /** What a voter's browser does with a vote link: GET shows the confirm page, POST votes. */
-final class VoteClient {
+public final class VoteClient {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private VoteClient() {}
 
-  static HttpResponse<String> open(String link) {
+  public static HttpResponse<String> open(String link) {
     return send(HttpRequest.newBuilder(URI.create(link)).GET());
   }
 
   /** Posts the link's token as the confirm page's form does. */
-  static HttpResponse<String> confirm(String link) {
+  public static HttpResponse<String> confirm(String link) {
     int query = link.indexOf('?');
     return send(
         HttpRequest.newBuilder(URI.create(link.substring(0, query)))

@@ -36,6 +36,22 @@ public interface ExecutionStore {
   Optional<String> approvalToken(long executionId);
 
   /**
+   * Ends a running execution as {@code outcome} (failed or rejected) and aborts those of {@code
+   * dependents} whose status is in {@code from}, in one transaction: a crash between the two would
+   * leave dependents waiting for an execution that can no longer succeed, and a repeated event
+   * finds the outcome recorded and changes nothing.
+   *
+   * @return empty, with nothing changed, when the execution was not running; else the executions
+   *     aborted by this call, as they were before
+   */
+  Optional<List<Execution>> endAndAbort(
+      long executionId,
+      ExecutionStatus outcome,
+      Collection<Long> dependents,
+      Set<ExecutionStatus> from,
+      Instant now);
+
+  /**
    * Aborts those of {@code executionIds} whose status is in {@code from}.
    *
    * @return the executions that were aborted by this call, as they were before

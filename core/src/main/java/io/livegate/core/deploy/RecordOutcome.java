@@ -7,6 +7,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Records how an execution ended, idempotently, and does what follows: the failure policy, the
@@ -55,19 +56,21 @@ public final class RecordOutcome {
       return OutcomeResult.unchanged("there is no execution " + executionId);
     }
     Execution execution = found.get();
-    if (!executions.transition(executionId, ExecutionStatus.RUNNING, outcome, clock.instant())) {
-      ExecutionStatus now = executions.find(executionId).orElseThrow().status();
-      return OutcomeResult.unchanged(
-          "execution "
-              + execution.name()
-              + " is already "
-              + now.id()
-              + "; recording it as "
-              + outcome.id()
-              + " changes nothing");
+    Optional<List<Execution>> ended;
+    if (outcome == ExecutionStatus.SUCCEEDED) {
+      ended =
+          executions.transition(executionId, ExecutionStatus.RUNNING, outcome, clock.instant())
+              ? Optional.of(List.of())
+              : Optional.empty();
+    } else {
+      Abort abort = abortAfter(execution);
+      ended =
+          executions.endAndAbort(executionId, outcome, abort.ids(), abort.from(), clock.instant());
     }
-    List<Execution> aborted =
-        outcome == ExecutionStatus.SUCCEEDED ? List.of() : abortAfter(execution);
+    if (ended.isEmpty()) {
+      return repeated(execution, outcome);
+    }
+    List<Execution> aborted = ended.get();
     List<Execution> toStop =
         aborted.stream().filter(e -> e.status() == ExecutionStatus.RUNNING).toList();
     String message =
@@ -79,17 +82,58 @@ public final class RecordOutcome {
     return settle(execution.deploymentId(), message, aborted, toStop);
   }
 
-  private List<Execution> abortAfter(Execution failed) {
+  /** Which executions a failure or rejection aborts, and from which statuses. */
+  private record Abort(Set<Long> ids, Set<ExecutionStatus> from) {}
+
+  /**
+   * Read before the outcome is recorded: what it aborts follows from the dependency edges, the
+   * accounts and the phase, which do not change while the execution runs.
+   */
+  private Abort abortAfter(Execution failed) {
     List<Execution> all = executions.list(failed.deploymentId());
     if (policy == FailurePolicy.ABORT_ALL) {
-      List<Long> phase =
-          all.stream().filter(e -> e.rollback() == failed.rollback()).map(Execution::id).toList();
-      return executions.abort(
-          phase, EnumSet.of(ExecutionStatus.WAITING, ExecutionStatus.RUNNING), clock.instant());
+      return new Abort(
+          all.stream()
+              .filter(e -> e.rollback() == failed.rollback() && e.id() != failed.id())
+              .map(Execution::id)
+              .collect(Collectors.toSet()),
+          EnumSet.of(ExecutionStatus.WAITING, ExecutionStatus.RUNNING));
     }
-    Set<Long> waiting =
-        ReleaseRule.waitingOn(failed, all, deployments.accountWaits(failed.deploymentId()));
-    return executions.abort(waiting, EnumSet.of(ExecutionStatus.WAITING), clock.instant());
+    return new Abort(
+        ReleaseRule.waitingOn(failed, all, deployments.accountWaits(failed.deploymentId())),
+        EnumSet.of(ExecutionStatus.WAITING));
+  }
+
+  /**
+   * An outcome recorded before. The call that recorded it may have died before it settled the
+   * deployment, which no later outcome would do once every execution is final; settling is
+   * idempotent, so the repeat does it. The result still says {@code recorded} false.
+   */
+  private OutcomeResult repeated(Execution execution, ExecutionStatus outcome) {
+    String already =
+        "execution "
+            + execution.name()
+            + " is already "
+            + executions.find(execution.id()).orElseThrow().status().id();
+    OutcomeResult settled =
+        settle(
+            execution.deploymentId(),
+            already + "; settled what the call that recorded it left undone",
+            List.of(),
+            List.of());
+    if (settled.finished().isEmpty() && settled.rollbacksAdded() == 0) {
+      return OutcomeResult.unchanged(
+          already + "; recording it as " + outcome.id() + " changes nothing");
+    }
+    return new OutcomeResult(
+        false,
+        settled.message(),
+        List.of(),
+        List.of(),
+        settled.rollbacksAdded(),
+        settled.finished(),
+        settled.releaseLock(),
+        settled.next());
   }
 
   /**

@@ -7,7 +7,11 @@ import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.deploy.Vote;
 import io.livegate.core.deploy.VoteResult;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -159,6 +163,34 @@ public final class VoteDesk {
         "<p id=\"result\">"
             + Html.escape(((VoteResult.NotOpen) result).reason())
             + " No vote was recorded.</p>");
+  }
+
+  /**
+   * The values of a query string or an {@code application/x-www-form-urlencoded} body, as both
+   * runtimes read the token of a link or of the confirm form. The first value of a name wins; a
+   * pair with a malformed escape is dropped, so a token it carried is refused as forged rather than
+   * answered with an error.
+   *
+   * @param raw the undecoded text; null reads as empty
+   */
+  public static Map<String, String> form(String raw) {
+    Map<String, String> values = new HashMap<>();
+    if (raw == null) {
+      return values;
+    }
+    for (String pair : raw.split("&")) {
+      int equals = pair.indexOf('=');
+      if (equals > 0) {
+        try {
+          values.putIfAbsent(
+              URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
+              URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+          // a malformed escape: the pair is dropped
+        }
+      }
+    }
+    return values;
   }
 
   /** A page for a request that is not a vote: not found, too large, wrong method, an error. */

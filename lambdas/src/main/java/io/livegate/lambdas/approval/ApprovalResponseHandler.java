@@ -13,11 +13,8 @@ import io.livegate.lambdas.Handlers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -79,7 +76,9 @@ public final class ApprovalResponseHandler implements RequestStreamHandler {
       return parts
           .get()
           .desk()
-          .confirm(form(request.path("rawQueryString").asText("")).get(VoteDesk.TOKEN_PARAMETER));
+          .confirm(
+              VoteDesk.form(request.path("rawQueryString").asText(""))
+                  .get(VoteDesk.TOKEN_PARAMETER));
     }
     if (!method.equals("POST")) {
       return VoteDesk.page(405, "Not allowed", "<p>Use the link from your email.</p>");
@@ -96,7 +95,7 @@ public final class ApprovalResponseHandler implements RequestStreamHandler {
       return VoteDesk.page(413, "Too large", "<p>That request is too large.</p>");
     }
     Parts wired = parts.get();
-    VoteDesk.Page page = wired.desk().record(form(body).get(VoteDesk.TOKEN_PARAMETER));
+    VoteDesk.Page page = wired.desk().record(VoteDesk.form(body).get(VoteDesk.TOKEN_PARAMETER));
     Optional<VoteDesk.Decided> decided = page.decided();
     if (decided.isPresent()) {
       long executionId = decided.get().executionId();
@@ -120,22 +119,5 @@ public final class ApprovalResponseHandler implements RequestStreamHandler {
         "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
     response.put("body", page.html());
     return response;
-  }
-
-  private static Map<String, String> form(String raw) {
-    Map<String, String> values = new HashMap<>();
-    for (String pair : raw.split("&")) {
-      int equals = pair.indexOf('=');
-      if (equals > 0) {
-        try {
-          values.putIfAbsent(
-              URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
-              URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException e) {
-          // a malformed escape: the pair is dropped, and a missing token is refused as forged
-        }
-      }
-    }
-    return values;
   }
 }

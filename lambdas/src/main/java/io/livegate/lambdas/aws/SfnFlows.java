@@ -50,7 +50,7 @@ public final class SfnFlows implements FlowLauncher {
               request
                   .executionArn(executionArn(execution.name()))
                   .error("livegate.Aborted")
-                  .cause(cause.length() > 32_000 ? cause.substring(0, 32_000) : cause));
+                  .cause(SfnCause.head(cause)));
     } catch (ExecutionDoesNotExistException e) {
       // Its flow never started: nothing to stop.
     } catch (SdkException e) {

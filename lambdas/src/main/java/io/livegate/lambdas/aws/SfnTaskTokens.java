@@ -39,12 +39,7 @@ public final class SfnTaskTokens implements FlowCallback {
   public boolean fail(String taskToken, String error, String cause) {
     try {
       sfn.sendTaskFailure(
-          request ->
-              request
-                  .taskToken(taskToken)
-                  .error(error)
-                  .cause(
-                      cause.length() > 32_000 ? cause.substring(cause.length() - 32_000) : cause));
+          request -> request.taskToken(taskToken).error(error).cause(SfnCause.tail(cause)));
       return true;
     } catch (TaskTimedOutException | TaskDoesNotExistException | InvalidTokenException e) {
       return false;

@@ -16,6 +16,7 @@ import io.livegate.core.scan.AccountOrder;
 import io.livegate.core.scan.DeployStack;
 import io.livegate.core.scan.PlannedExecution;
 import io.livegate.core.scan.ScanMode;
+import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.webhook.WebhookReceiver;
 import io.livegate.core.webhook.WebhookRequest;
 import io.livegate.core.webhook.WebhookSettings;

@@ -18,7 +18,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
-import io.livegate.core.pr.PostedStatus;
+import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.webhook.WebhookReceiver;
 import io.livegate.core.webhook.WebhookRequest;
 import io.livegate.core.webhook.WebhookResponse;
@@ -66,7 +66,7 @@ class WebhookReceiverTest {
       assertThat(rows(table)).as(table).isZero();
     }
     assertThat(hooks.plansRequested).isEmpty();
-    assertThat(hooks.github.posted()).isEmpty();
+    assertThat(hooks.github.all()).isEmpty();
   }
 
   @Test
@@ -144,9 +144,9 @@ class WebhookReceiverTest {
     assertThat(hooks.plansRequested.get(0).baseSha())
         .isEqualTo("f95f852bd8fca8fcc58a9a2d6c842781e32a215e");
     assertThat(hooks.plansRequested.get(0).fromFork()).isFalse();
-    assertThat(hooks.github.posted())
+    assertThat(hooks.github.all())
         .containsExactly(
-            new PostedStatus(
+            new RecordingStatuses.Status(
                 Webhooks.REPOSITORY,
                 OPENED_HEAD,
                 MergeGate.CONTEXT,
@@ -183,7 +183,7 @@ class WebhookReceiverTest {
     assertThat(again)
         .isEqualTo(new WebhookResponse(200, "duplicate: delivery delivery-1 was handled"));
     assertThat(hooks.plansRequested).hasSize(1);
-    assertThat(hooks.github.posted()).hasSize(1);
+    assertThat(hooks.github.all()).hasSize(1);
   }
 
   @Test
@@ -209,7 +209,7 @@ class WebhookReceiverTest {
     assertThat(response)
         .isEqualTo(new WebhookResponse(202, "pull request #2 is from a fork; not planned"));
     assertThat(hooks.plansRequested).isEmpty();
-    assertThat(hooks.github.posted(WebhookReceiver.PLAN_CONTEXT))
+    assertThat(hooks.github.of(WebhookReceiver.PLAN_CONTEXT))
         .singleElement()
         .satisfies(
             status -> {
@@ -297,14 +297,11 @@ class WebhookReceiverTest {
     assertThat(post("pull_request", closed))
         .isEqualTo(new WebhookResponse(200, "pull request #3 closed without merging"));
 
-    List<PostedStatus> cleared =
-        hooks
-            .github
-            .posted()
-            .subList(hooks.github.posted().size() - 1, hooks.github.posted().size());
+    List<RecordingStatuses.Status> cleared =
+        hooks.github.all().subList(hooks.github.all().size() - 1, hooks.github.all().size());
     assertThat(cleared)
         .containsExactly(
-            new PostedStatus(
+            new RecordingStatuses.Status(
                 Webhooks.REPOSITORY,
                 sha(30),
                 "livegate/plan: live/a",
@@ -318,7 +315,7 @@ class WebhookReceiverTest {
   void releasingTheLockRepostsTheStatusesOfBlockedPullRequests() {
     post("pull_request", merged(7, sha(7)));
     post("pull_request", opened(8, sha(80)));
-    assertThat(hooks.github.posted(MergeGate.CONTEXT))
+    assertThat(hooks.github.of(MergeGate.CONTEXT))
         .last()
         .satisfies(
             status -> {
@@ -339,10 +336,10 @@ class WebhookReceiverTest {
     assertThat(hooks.engine.deployments.find(deployment.id()).orElseThrow().status())
         .isEqualTo(DeploymentStatus.SUCCEEDED);
     assertThat(rows("merge_locks")).isZero();
-    assertThat(hooks.github.posted(MergeGate.CONTEXT))
+    assertThat(hooks.github.of(MergeGate.CONTEXT))
         .last()
         .isEqualTo(
-            new PostedStatus(
+            new RecordingStatuses.Status(
                 Webhooks.REPOSITORY,
                 sha(80),
                 MergeGate.CONTEXT,
@@ -362,16 +359,19 @@ class WebhookReceiverTest {
         List.of(unit("account-0/a", "account-0", 0, List.of())));
     units.receiver.receive(signed("pull_request", bytes(opened(8, sha(80)))));
     units.receiver.receive(signed("pull_request", bytes(opened(9, sha(90)))));
-    assertThat(units.github.posted(MergeGate.CONTEXT))
-        .extracting(PostedStatus::description)
+    assertThat(units.github.of(MergeGate.CONTEXT))
+        .extracting(RecordingStatuses.Status::description)
         .containsOnly("deployment of PR #7 in progress; waiting for this head's plan");
 
     units.gate.unitsNamed(units.plansRequested.get(0), java.util.Set.of("account-0/a"));
     units.gate.unitsNamed(units.plansRequested.get(1), java.util.Set.of("account-0/b"));
 
-    List<PostedStatus> latest = units.github.posted(MergeGate.CONTEXT);
+    List<RecordingStatuses.Status> latest = units.github.of(MergeGate.CONTEXT);
     assertThat(latest.subList(latest.size() - 2, latest.size()))
-        .extracting(PostedStatus::sha, PostedStatus::state, PostedStatus::description)
+        .extracting(
+            RecordingStatuses.Status::sha,
+            RecordingStatuses.Status::state,
+            RecordingStatuses.Status::description)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(
                 sha(80), State.PENDING, "deployment of PR #7 in progress; both change account-0/a"),

@@ -1,0 +1,672 @@
+package io.livegate.tests.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.cli.process.ProcessCommandRunner;
+import io.livegate.core.account.Accounts;
+import io.livegate.core.account.AccountsFile;
+import io.livegate.core.deploy.AdvanceDeployment;
+import io.livegate.core.deploy.CastVote;
+import io.livegate.core.deploy.CreateDeployment;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.deploy.RecordOutcome;
+import io.livegate.core.deploy.ReleaseReadyExecutions;
+import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.deploy.Vote;
+import io.livegate.core.flow.FlowCallback;
+import io.livegate.core.flow.FlowDecision;
+import io.livegate.core.flow.RequestVotes;
+import io.livegate.core.flow.VoteDesk;
+import io.livegate.core.flow.VoteLinks;
+import io.livegate.core.repo.Checkout;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.GraphScan;
+import io.livegate.core.testing.RecordingStatuses;
+import io.livegate.lambdas.approval.ApprovalRequestHandler;
+import io.livegate.lambdas.approval.ApprovalResponseHandler;
+import io.livegate.lambdas.aws.EcsScanLauncher;
+import io.livegate.lambdas.aws.EcsTasks;
+import io.livegate.lambdas.aws.PlanArtifacts;
+import io.livegate.lambdas.aws.SesMailer;
+import io.livegate.lambdas.aws.SfnFlows;
+import io.livegate.lambdas.aws.SfnTaskTokens;
+import io.livegate.lambdas.aws.SsmMergeLock;
+import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.sql.Metadb;
+import io.livegate.sql.testing.EmbeddedMetadb;
+import io.livegate.statemachine.DeployFlow;
+import io.livegate.tasks.CreateDeployStackJob;
+import io.livegate.tasks.TerraRunJob;
+import io.livegate.tasks.TriggerEvents;
+import io.livegate.tests.moto.MotoServer;
+import io.livegate.tests.scenarios.LiveRepo;
+import io.livegate.tests.scenarios.Outcome;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.services.ecs.EcsClient;
+import software.amazon.awssdk.services.ecs.model.Compatibility;
+import software.amazon.awssdk.services.ecs.model.ContainerOverride;
+import software.amazon.awssdk.services.ecs.model.NetworkMode;
+import software.amazon.awssdk.services.ecs.model.Task;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sesv2.SesV2Client;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.ssm.SsmClient;
+
+/**
+ * One deployment on moto: the real ASL runs in moto's Step Functions; this harness plays the ECS
+ * containers (terra-run with real git and terraform), the approval topic's Lambda subscription, the
+ * voters' clicks on their mailed links, and EventBridge's status-change rule that invokes the
+ * trigger. Everything else is the production code: the handlers, the jobs, the AWS adapters and the
+ * metadb on an embedded PostgreSQL. Call {@link MotoServer#reset} before each deployment.
+ */
+public final class MotoDeployment implements AutoCloseable {
+  static final String REPOSITORY = "acme/live";
+  static final String LOCK_PARAMETER = "/livegate/merge-lock";
+  static final String LOG_URL = "https://logs.example.com/terra-run";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String ROLE = "arn:aws:iam::123456789012:role/livegate-deploy-flow";
+  private static final String MAIL_FROM = "livegate@example.com";
+  private static final String VOTE_BASE_URL = "https://vote.example.com";
+  private static final String BUCKET = "livegate-plans";
+  private static final byte[] VOTE_KEY =
+      "a vote-link key of at least thirty-two bytes".getBytes(StandardCharsets.UTF_8);
+  private static final Pattern VOTE_TOKEN = Pattern.compile("/vote\\?t=([A-Za-z0-9_.%\\-]+)");
+  private static final Duration DRIVE_LIMIT = Duration.ofSeconds(120);
+  private static final long POLL_MILLIS = 200;
+
+  /**
+   * How the deployment runs.
+   *
+   * @param flowTimeoutSeconds the state machine's TimeoutSeconds
+   */
+  public record Settings(Duration approvalTimeout, long flowTimeoutSeconds, boolean skipEmpty) {
+    public static Settings of(Duration approvalTimeout) {
+      return new Settings(approvalTimeout, 3600, false);
+    }
+  }
+
+  /** One answer to a task token from approval-response, and whether Step Functions took it. */
+  public record TokenAnswer(String taskToken, FlowDecision decision, boolean accepted) {}
+
+  final MotoServer moto;
+  final Path dir;
+  final LiveRepo repo;
+  final Accounts accounts;
+  final Metadb metadb = EmbeddedMetadb.fresh();
+  final SfnClient sfn;
+  final EcsClient ecs;
+  final SnsClient sns;
+  final SqsClient sqs;
+  final S3Client s3;
+  final SsmClient ssm;
+  final SesV2Client ses;
+  final HttpClient http = HttpClient.newHttpClient();
+  final String cluster;
+  final String stateMachineArn;
+  final String queueUrl;
+  final SsmMergeLock lock;
+  final RecordingStatuses commitStatuses = new RecordingStatuses();
+  final SfnFlows flows;
+  final TriggerHandler trigger;
+  final ApprovalRequestHandler approvalRequests;
+  final ApprovalResponseHandler approvalResponses;
+  final TerraRunJob terraRun;
+  final VoteLinks links = new VoteLinks(VOTE_KEY);
+  private final List<TokenAnswer> decisions = Collections.synchronizedList(new ArrayList<>());
+  private final Set<String> handledTasks = new HashSet<>();
+  private final Set<String> seenMails = new HashSet<>();
+  private final Set<Long> voted = new HashSet<>();
+  private final Map<Long, Map<String, Map<Vote.Choice, String>>> ballots = new TreeMap<>();
+  private final Map<String, DescribeExecutionResponse> ended = new LinkedHashMap<>();
+
+  /** How often EventBridge delivers each status change. */
+  int deliveries = 1;
+
+  /** While true, status changes are not delivered: the trigger has not heard of them yet. */
+  boolean holdEnds;
+
+  long deploymentId;
+
+  public MotoDeployment(MotoServer moto, Path dir, LiveRepo repo, Settings settings) {
+    this.moto = moto;
+    this.dir = dir;
+    this.repo = repo;
+    this.accounts = AccountsFile.parse("livegate.hcl", repo.accounts());
+    this.sfn = moto.client(SfnClient.builder());
+    this.ecs = moto.client(EcsClient.builder());
+    this.sns = moto.client(SnsClient.builder());
+    this.sqs = moto.client(SqsClient.builder());
+    this.s3 = moto.client(S3Client.builder());
+    this.ssm = moto.client(SsmClient.builder());
+    this.ses = moto.client(SesV2Client.builder());
+    this.lock = new SsmMergeLock(ssm, LOCK_PARAMETER);
+    Clock clock = Clock.systemUTC();
+
+    cluster = ecs.createCluster(r -> r.clusterName("livegate")).cluster().clusterArn();
+    String taskDefinition =
+        ecs.registerTaskDefinition(
+                r ->
+                    r.family("terra-run")
+                        .requiresCompatibilities(Compatibility.FARGATE)
+                        .networkMode(NetworkMode.AWSVPC)
+                        .cpu("256")
+                        .memory("512")
+                        .containerDefinitions(
+                            c ->
+                                c.name(DeployFlow.TERRA_RUN)
+                                    .image("livegate/ecs-tasks:test")
+                                    .memory(512)
+                                    .essential(true)))
+            .taskDefinition()
+            .taskDefinitionArn();
+    MotoServer.Network network = moto.network();
+    String topicArn = sns.createTopic(r -> r.name("livegate-approvals")).topicArn();
+    queueUrl = sqs.createQueue(r -> r.queueName("approval-request")).queueUrl();
+    String queueArn =
+        sqs.getQueueAttributes(
+                r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
+            .attributes()
+            .get(QueueAttributeName.QUEUE_ARN);
+    sns.subscribe(
+        r ->
+            r.topicArn(topicArn)
+                .protocol("sqs")
+                .endpoint(queueArn)
+                .attributes(Map.of("RawMessageDelivery", "true")));
+    s3.createBucket(r -> r.bucket(BUCKET));
+    ses.createEmailIdentity(r -> r.emailIdentity(MAIL_FROM));
+    Map<DeployFlow.Substitution, String> values = new EnumMap<>(DeployFlow.Substitution.class);
+    values.put(DeployFlow.Substitution.CLUSTER_ARN, cluster);
+    values.put(DeployFlow.Substitution.TERRA_RUN_PLAN_TASK_DEFINITION_ARN, taskDefinition);
+    values.put(DeployFlow.Substitution.TERRA_RUN_APPLY_TASK_DEFINITION_ARN, taskDefinition);
+    values.put(DeployFlow.Substitution.TERRA_RUN_CONTAINER_NAME, DeployFlow.TERRA_RUN);
+    values.put(DeployFlow.Substitution.SUBNET_IDS, network.subnetId());
+    values.put(DeployFlow.Substitution.SECURITY_GROUP_IDS, network.securityGroupId());
+    values.put(DeployFlow.Substitution.APPROVAL_TOPIC_ARN, topicArn);
+    String definition = DeployFlow.render(values, settings.flowTimeoutSeconds());
+    stateMachineArn =
+        sfn.createStateMachine(r -> r.name("deploy-flow").roleArn(ROLE).definition(definition))
+            .stateMachineArn();
+
+    SfnTaskTokens tokens = new SfnTaskTokens(sfn);
+    PlanArtifacts plans = new PlanArtifacts(s3, BUCKET);
+    StartNextDeployment startNext =
+        new StartNextDeployment(metadb.deployments(), metadb.executions(), clock);
+    flows = new SfnFlows(sfn, stateMachineArn, settings.approvalTimeout());
+    AdvanceDeployment advance =
+        new AdvanceDeployment(
+            metadb.deployments(),
+            metadb.executions(),
+            new ReleaseReadyExecutions(metadb.deployments(), metadb.executions(), clock),
+            new RecordOutcome(
+                metadb.deployments(),
+                metadb.executions(),
+                startNext,
+                FailurePolicy.ABORT_DEPENDENTS,
+                RunnerKind.TERRAFORM,
+                clock),
+            startNext,
+            flows,
+            new EcsScanLauncher(
+                new EcsTasks(
+                    ecs,
+                    cluster,
+                    List.of(network.subnetId()),
+                    List.of(network.securityGroupId()),
+                    DeployFlow.TERRA_RUN),
+                taskDefinition),
+            lock,
+            clock);
+    trigger = new TriggerHandler(() -> advance);
+    RequestVotes requestVotes =
+        new RequestVotes(
+            metadb.executions(),
+            metadb.deployments(),
+            links,
+            new SesMailer(ses, MAIL_FROM),
+            tokens,
+            new RequestVotes.Settings(
+                VOTE_BASE_URL, settings.approvalTimeout(), settings.skipEmpty()),
+            clock);
+    approvalRequests = new ApprovalRequestHandler(() -> requestVotes);
+    FlowCallback recordedTokens =
+        new FlowCallback() {
+          @Override
+          public boolean decide(String taskToken, FlowDecision decision) {
+            boolean accepted = tokens.decide(taskToken, decision);
+            decisions.add(new TokenAnswer(taskToken, decision, accepted));
+            return accepted;
+          }
+
+          @Override
+          public boolean fail(String taskToken, String error, String cause) {
+            return tokens.fail(taskToken, error, cause);
+          }
+        };
+    ApprovalResponseHandler.Parts parts =
+        new ApprovalResponseHandler.Parts(
+            new VoteDesk(
+                links,
+                new CastVote(metadb.votes(), clock),
+                metadb.executions(),
+                execution ->
+                    execution.planArtifact() == null
+                        ? "(not planned yet)"
+                        : plans.text(execution.planArtifact()),
+                clock),
+            metadb.executions(),
+            recordedTokens);
+    approvalResponses = new ApprovalResponseHandler(() -> parts);
+    // The workspace persists between Plan and Apply and across units: it stands in for the units'
+    // remote backend (S3 in production), since the units keep local state files and read their
+    // dependencies' outputs from them.
+    terraRun =
+        new TerraRunJob(
+            metadb.deployments(),
+            metadb.executions(),
+            plans,
+            tokens,
+            new Checkout(repo.root().toString(), Optional.empty()),
+            commitStatuses,
+            new ProcessCommandRunner(line -> {}),
+            RunnerKind.TERRAFORM,
+            workspace(),
+            Map.of(),
+            LOG_URL,
+            System.out::println,
+            clock);
+  }
+
+  /** Runs the scenario's deployment to its end and answers where it ended. */
+  public Outcome run(Function<Execution, Vote.Choice> votes) {
+    deploy();
+    drive(votes);
+    return outcome();
+  }
+
+  /** create-deploy-stack, whose trigger invocation is the trigger handler, in process. */
+  public void deploy() {
+    Clock clock = Clock.systemUTC();
+    MergedPullRequest merge =
+        new MergedPullRequest(REPOSITORY, 1, "main", "change", repo.base(), repo.head());
+    CreateDeployStackJob job =
+        new CreateDeployStackJob(
+            metadb.deployments(),
+            new CreateDeployment(
+                metadb.deployments(),
+                new StartNextDeployment(metadb.deployments(), metadb.executions(), clock),
+                clock),
+            new GraphScan(message -> {})::run,
+            new Checkout(repo.root().toString(), Optional.empty()),
+            accounts,
+            RunnerKind.TERRAFORM,
+            commitStatuses,
+            new TriggerEvents() {
+              @Override
+              public void deploymentCreated(long id) {
+                deploymentId = id;
+                trigger.handle(JSON.createObjectNode().put(TriggerHandler.DEPLOYMENT_CREATED, id));
+              }
+
+              @Override
+              public void scanFailed(long id, String reason) {
+                throw new AssertionError("the scan of deployment " + id + " failed: " + reason);
+              }
+            },
+            dir.resolve("create-deploy-stack"),
+            "",
+            System.out::println,
+            clock);
+    assertThat(job.run(merge)).isZero();
+    assertThat(deploymentId).isPositive();
+  }
+
+  /**
+   * Plays the containers, the approval topic's Lambda, the voters and EventBridge until the
+   * deployment is finished and no flow runs. {@code votes} answers an execution's vote through one
+   * voter's mailed link; null for none.
+   */
+  public void drive(Function<Execution, Vote.Choice> votes) {
+    driveUntil(votes, () -> deploymentStatus().isFinished() && runningFlows() == 0);
+  }
+
+  /** {@link #drive} until {@code done}, checked whenever a round found nothing to do. */
+  public void driveUntil(Function<Execution, Vote.Choice> votes, BooleanSupplier done) {
+    Instant deadline = Instant.now().plus(DRIVE_LIMIT);
+    while (true) {
+      boolean busy = playTasks() | requestApprovals() | vote(votes) | deliverEnds();
+      if (!busy && done.getAsBoolean()) {
+        return;
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new AssertionError(
+            "not done within "
+                + DRIVE_LIMIT
+                + ": deployment "
+                + deploymentStatus()
+                + " "
+                + statuses()
+                + " flows "
+                + sfnStatuses());
+      }
+      if (!busy) {
+        pause();
+      }
+    }
+  }
+
+  private boolean playTasks() {
+    boolean busy = false;
+    for (Task task : moto.runningTasks(cluster)) {
+      if (!handledTasks.add(task.taskArn())) {
+        continue;
+      }
+      busy = true;
+      ContainerOverride override = task.overrides().containerOverrides().get(0);
+      Map<String, String> env = moto.taskEnvironment(cluster, task.taskArn());
+      long executionId = Long.parseLong(env.get(DeployFlow.EXECUTION_ID_ENV));
+      List<String> command = override.command();
+      int exitCode;
+      if (command.equals(List.of("terra-run", DeployFlow.PLAN_MODE))) {
+        exitCode = terraRun.plan(executionId, env.get(DeployFlow.TASK_TOKEN_ENV));
+      } else if (command.equals(List.of("terra-run", DeployFlow.APPLY_MODE))) {
+        exitCode = applyInContainer(executionId);
+      } else {
+        throw new AssertionError("unexpected task command " + command);
+      }
+      moto.stopTask(cluster, task.taskArn(), exitCode);
+    }
+    return busy;
+  }
+
+  /** An exception out of terra-run apply ends the container's main with a non-zero code. */
+  private int applyInContainer(long executionId) {
+    try {
+      return terraRun.apply(executionId);
+    } catch (RuntimeException e) {
+      System.out.println("terra-run apply threw: " + e);
+      return 1;
+    }
+  }
+
+  private boolean requestApprovals() {
+    List<Message> messages =
+        sqs.receiveMessage(r -> r.queueUrl(queueUrl).maxNumberOfMessages(10)).messages();
+    for (Message message : messages) {
+      ObjectNode event = JSON.createObjectNode();
+      event.putArray("Records").addObject().putObject("Sns").put("Message", message.body());
+      JsonNode answer = approvalRequests.handle(event);
+      System.out.println("approval-request: " + answer);
+      sqs.deleteMessage(r -> r.queueUrl(queueUrl).receiptHandle(message.receiptHandle()));
+    }
+    return !messages.isEmpty();
+  }
+
+  /**
+   * Reads the mail that SES sent (moto keeps it) into {@link #ballots}, and votes once per
+   * execution through the first mailed voter's link.
+   */
+  private boolean vote(Function<Execution, Vote.Choice> votes) {
+    boolean busy = false;
+    for (JsonNode mail : motoData().path("ses").path("Message")) {
+      if (!seenMails.add(mail.path("id").asText())) {
+        continue;
+      }
+      busy = true;
+      Map<Vote.Choice, String> tokens = new EnumMap<>(Vote.Choice.class);
+      VoteLinks.Ballot ballot = null;
+      Matcher matcher = VOTE_TOKEN.matcher(mail.path("body").asText());
+      while (matcher.find()) {
+        String token = URLDecoder.decode(matcher.group(1), StandardCharsets.UTF_8);
+        if (links.check(token, Instant.now()) instanceof VoteLinks.Check.Valid valid) {
+          tokens.put(valid.ballot().choice(), token);
+          ballot = valid.ballot();
+        }
+      }
+      assertThat(tokens).as("the links of mail %s", mail).hasSize(2);
+      ballots
+          .computeIfAbsent(ballot.executionId(), id -> new TreeMap<>())
+          .put(ballot.voter(), tokens);
+      if (!voted.add(ballot.executionId())) {
+        continue;
+      }
+      Vote.Choice choice =
+          votes.apply(metadb.executions().find(ballot.executionId()).orElseThrow());
+      if (choice == null) {
+        continue;
+      }
+      String token = tokens.get(choice);
+      assertThat(confirmPage(token).path("statusCode").asInt()).isEqualTo(200);
+      JsonNode answer = castVote(token);
+      assertThat(answer.path("statusCode").asInt()).as(answer.toString()).isEqualTo(200);
+    }
+    return busy;
+  }
+
+  /** The voter opens their link: approval-response's GET, which records nothing. */
+  JsonNode confirmPage(String token) {
+    ObjectNode get = functionUrlEvent("GET");
+    get.put("rawQueryString", "t=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+    return approvalResponses.handle(get);
+  }
+
+  /** The voter presses the confirm page's button: approval-response's POST. */
+  JsonNode castVote(String token) {
+    ObjectNode post = functionUrlEvent("POST");
+    post.put("body", "t=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
+    post.put("isBase64Encoded", false);
+    return approvalResponses.handle(post);
+  }
+
+  /** Every voter's mailed tokens for the execution, by voter and choice. */
+  Map<String, Map<Vote.Choice, String>> ballots(long executionId) {
+    return ballots.getOrDefault(executionId, Map.of());
+  }
+
+  /** Every answer approval-response gave to a task token, in order. */
+  List<TokenAnswer> decisions() {
+    return List.copyOf(decisions);
+  }
+
+  private boolean deliverEnds() {
+    if (holdEnds) {
+      return false;
+    }
+    boolean busy = false;
+    for (ExecutionListItem item : listExecutions()) {
+      if (item.statusAsString().equals("RUNNING") || ended.containsKey(item.name())) {
+        continue;
+      }
+      busy = true;
+      DescribeExecutionResponse end =
+          sfn.describeExecution(r -> r.executionArn(item.executionArn()));
+      ended.put(item.name(), end);
+      for (int i = 0; i < deliveries; i++) {
+        deliver(end);
+      }
+    }
+    return busy;
+  }
+
+  void redeliverEveryEnd() {
+    ended.values().forEach(this::deliver);
+  }
+
+  /** EventBridge's "Step Functions Execution Status Change" for {@code end}, to the trigger. */
+  void deliver(DescribeExecutionResponse end) {
+    ObjectNode event = JSON.createObjectNode();
+    event.put("detail-type", "Step Functions Execution Status Change");
+    event.put("source", "aws.states");
+    ObjectNode detail = event.putObject("detail");
+    detail.put("name", end.name());
+    detail.put("status", end.statusAsString());
+    if (end.output() != null) {
+      detail.put("output", end.output());
+    } else {
+      detail.putNull("output");
+    }
+    detail.put("executionArn", end.executionArn());
+    System.out.println("trigger: " + trigger.handle(event));
+  }
+
+  /** create-deploy-stack's invocation of the trigger, again. */
+  String deliverCreated() {
+    return trigger.handle(
+        JSON.createObjectNode().put(TriggerHandler.DEPLOYMENT_CREATED, deploymentId));
+  }
+
+  List<ExecutionListItem> listExecutions() {
+    return sfn.listExecutions(r -> r.stateMachineArn(stateMachineArn).maxResults(100)).executions();
+  }
+
+  long runningFlows() {
+    return listExecutions().stream().filter(e -> e.statusAsString().equals("RUNNING")).count();
+  }
+
+  public DeploymentStatus deploymentStatus() {
+    return metadb.deployments().find(deploymentId).orElseThrow().status();
+  }
+
+  public List<Execution> executions() {
+    return metadb.executions().list(deploymentId);
+  }
+
+  public Outcome outcome() {
+    return Outcome.of(deploymentStatus(), executions());
+  }
+
+  Map<String, ExecutionStatus> statuses() {
+    return executions().stream()
+        .collect(Collectors.toMap(Execution::unit, Execution::status, (a, b) -> b, HashMap::new));
+  }
+
+  Execution execution(String unit) {
+    return executions().stream()
+        .filter(e -> e.unit().equals(unit) && !e.rollback())
+        .findFirst()
+        .orElseThrow();
+  }
+
+  String name(String unit) {
+    return execution(unit).name();
+  }
+
+  /** Step Functions' status of each execution, by name. */
+  Map<String, String> sfnStatuses() {
+    Map<String, String> statuses = new HashMap<>();
+    for (ExecutionListItem item : listExecutions()) {
+      statuses.put(item.name(), item.statusAsString());
+    }
+    return statuses;
+  }
+
+  /** The output status of each execution that ended SUCCEEDED, by name. */
+  Map<String, String> flowOutcomes() {
+    Map<String, String> outcomes = new HashMap<>();
+    for (DescribeExecutionResponse end : ended.values()) {
+      if (end.output() != null) {
+        outcomes.put(end.name(), json(end.output()).path("status").asText());
+      }
+    }
+    return outcomes;
+  }
+
+  /** Where terra-run checks the repository out: the units' state files live there. */
+  Path workspace() {
+    return dir.resolve("terra-run");
+  }
+
+  @Override
+  public void close() {
+    sfn.close();
+    ecs.close();
+    sns.close();
+    sqs.close();
+    s3.close();
+    ssm.close();
+    ses.close();
+  }
+
+  private static ObjectNode functionUrlEvent(String method) {
+    ObjectNode event = JSON.createObjectNode();
+    event.put("version", "2.0");
+    event.put("rawPath", VoteDesk.PATH);
+    event.putObject("requestContext").putObject("http").put("method", method);
+    return event;
+  }
+
+  private JsonNode motoData() {
+    try {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(moto.endpoint().resolve(URI.create("/moto-api/data.json")))
+                  .GET()
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      return JSON.readTree(response.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(POLL_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package io.livegate.tests.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.cli.local.LocalDeployer;
+import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.SentMail;
+import io.livegate.cli.local.VoteClient;
+import io.livegate.core.account.Accounts;
+import io.livegate.core.account.AccountsFile;
+import io.livegate.core.deploy.CreateDeploymentCommand;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.deploy.Vote;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.DeployStack;
+import io.livegate.core.scan.GraphScan;
+import io.livegate.core.scan.ScanCommand;
+import io.livegate.tests.scenarios.LiveRepo;
+import io.livegate.tests.scenarios.Outcome;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * One deployment through the local runtime, in process: the same scan and create as {@code livegate
+ * deploy}, then the cli's executor ({@link LocalDeployer}) with real terraform in the repository,
+ * its embedded metadb, its vote server on a free port and its outbox. This harness plays the
+ * voters: it reads each vote request from the outbox with a MIME parser and opens and confirms the
+ * mailed link over HTTP, as a voter's browser does.
+ */
+public final class LocalDeployment implements AutoCloseable {
+  private static final Duration RUN_LIMIT = Duration.ofSeconds(150);
+  private static final long POLL_MILLIS = 100;
+
+  private final LiveRepo repo;
+  private final Accounts accounts;
+  private final Duration voteTimeout;
+  private final boolean skipEmpty;
+  private final LocalWiring wiring;
+  private final Set<Path> handled = new HashSet<>();
+  private final Set<Long> voted = new HashSet<>();
+  private long deploymentId;
+
+  public LocalDeployment(
+      Path stateDirectory, LiveRepo repo, Duration voteTimeout, boolean skipEmpty) {
+    this.repo = repo;
+    this.accounts = AccountsFile.parse("livegate.hcl", repo.accounts());
+    this.voteTimeout = voteTimeout;
+    this.skipEmpty = skipEmpty;
+    this.wiring = new LocalWiring(stateDirectory);
+  }
+
+  /**
+   * Runs the deployment to its end, voting as {@code votes} says through the mailed links (null for
+   * no vote), and answers where it ended.
+   */
+  public Outcome run(Function<Execution, Vote.Choice> votes) {
+    deploymentId = queue();
+    wiring.show(deploymentId);
+    LocalDeployer deployer =
+        wiring.deployer(
+            repo.root(),
+            RunnerKind.TERRAFORM,
+            FailurePolicy.ABORT_DEPENDENTS,
+            new LocalDeployer.Settings(2, false, skipEmpty, voteTimeout),
+            0,
+            System.out::println,
+            Map.of("TF_IN_AUTOMATION", "1"));
+    CompletableFuture<DeploymentStatus> run =
+        CompletableFuture.supplyAsync(() -> deployer.run(deploymentId));
+    Instant deadline = Instant.now().plus(RUN_LIMIT);
+    DeploymentStatus status;
+    while (true) {
+      vote(votes);
+      try {
+        status = run.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
+        break;
+      } catch (TimeoutException stillRunning) {
+        if (Instant.now().isAfter(deadline)) {
+          throw new AssertionError(
+              "the local deployment did not finish within "
+                  + RUN_LIMIT
+                  + ": "
+                  + Outcome.of(deploymentStatus(), executions()));
+        }
+      } catch (ExecutionException e) {
+        throw new AssertionError("the local deployment crashed", e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    assertThat(status).isEqualTo(deploymentStatus());
+    return Outcome.of(status, executions());
+  }
+
+  /** What {@code livegate deploy} does before it runs: scan base..head and store the deployment. */
+  private long queue() {
+    DeployStack stack =
+        new GraphScan(message -> {})
+            .run(
+                new ScanCommand(
+                    repo.root(),
+                    repo.base(),
+                    repo.head(),
+                    accounts,
+                    false,
+                    ScanCommand.DEFAULT_FILE_PATTERN,
+                    Map.of(),
+                    2));
+    MergedPullRequest merge =
+        new MergedPullRequest(
+            repo.root().toString(), 1, "main", "change", repo.base(), repo.head());
+    Deployment deployment =
+        wiring
+            .create
+            .create(new CreateDeploymentCommand(merge, stack, accounts, RunnerKind.TERRAFORM))
+            .deployment();
+    assertThat(wiring.deployments.find(deployment.id()).orElseThrow().status())
+        .isEqualTo(DeploymentStatus.RUNNING);
+    return deployment.id();
+  }
+
+  /** Votes once per execution through the first mailed voter's link. */
+  private void vote(Function<Execution, Vote.Choice> votes) {
+    Path outbox = wiring.state.outbox();
+    if (!Files.isDirectory(outbox)) {
+      return;
+    }
+    for (SentMail mail : SentMail.in(outbox)) {
+      if (!handled.add(mail.file())) {
+        continue;
+      }
+      String file = mail.file().getFileName().toString();
+      Execution execution =
+          wiring
+              .executions
+              .findByName(file.substring(0, file.indexOf("--")))
+              .orElseThrow(() -> new AssertionError("no execution mailed as " + file));
+      if (!voted.add(execution.id())) {
+        continue;
+      }
+      Vote.Choice choice = votes.apply(execution);
+      if (choice == null) {
+        continue;
+      }
+      String link = choice == Vote.Choice.APPROVE ? mail.approveLink() : mail.rejectLink();
+      HttpResponse<String> page = VoteClient.open(link);
+      assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+      HttpResponse<String> cast = VoteClient.confirm(link);
+      assertThat(cast.statusCode()).as(cast.body()).isEqualTo(200);
+    }
+  }
+
+  public DeploymentStatus deploymentStatus() {
+    return wiring.deployments.find(deploymentId).orElseThrow().status();
+  }
+
+  public List<Execution> executions() {
+    return wiring.executions.list(deploymentId);
+  }
+
+  @Override
+  public void close() {
+    wiring.close();
+  }
+}
