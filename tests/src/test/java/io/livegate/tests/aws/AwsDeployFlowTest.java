@@ -3,9 +3,11 @@ package io.livegate.tests.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.cli.process.TerraformState;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.deploy.Vote;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
@@ -98,6 +100,26 @@ class AwsDeployFlowTest {
         .hasSize(5)
         .allSatisfy(e -> assertThat(e.startedAt()).as(e.unit()).isAfterOrEqualTo(sharedDone));
     assertThat(flow.lock.current()).isEmpty();
+    for (Execution execution : executions) {
+      assertThat(flow.commitStatuses.of(StatusTexts.deployContext(execution.unit(), false)))
+          .extracting(s -> s.state() + " " + s.description() + " " + s.targetUrl())
+          .containsExactly(
+              "PENDING planning " + MotoDeployment.LOG_URL,
+              "PENDING planned +1 ~0 -0, new providers terraform.io/builtin/terraform;"
+                  + " waiting for the vote "
+                  + MotoDeployment.LOG_URL,
+              "PENDING applying " + MotoDeployment.LOG_URL,
+              "SUCCESS applied +1 ~0 -0, new providers terraform.io/builtin/terraform "
+                  + MotoDeployment.LOG_URL);
+    }
+    assertThat(flow.commitStatuses.of(StatusTexts.DEPLOY))
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.sha()).isEqualTo(flow.repo.head());
+              assertThat(s.description())
+                  .isEqualTo("deployment " + flow.deploymentId + ": 10 units");
+            });
   }
 
   @Test
@@ -198,6 +220,14 @@ class AwsDeployFlowTest {
                 "app/b", ExecutionStatus.FAILED,
                 "app/c", ExecutionStatus.ABORTED,
                 "app/d", ExecutionStatus.SUCCEEDED));
+    assertThat(flow.commitStatuses.of(StatusTexts.deployContext("app/b", false)))
+        .last()
+        .satisfies(
+            s -> {
+              assertThat(s.state()).isEqualTo(CommitStatusPublisher.State.FAILURE);
+              assertThat(s.description())
+                  .isEqualTo("apply failed: Error: Resource postcondition failed");
+            });
     Execution failed = flow.execution("app/b");
     // b's apply created its resource before the postcondition failed: the rollback must undo it.
     assertThat(failed.newResources()).containsExactly("terraform_data.this");
