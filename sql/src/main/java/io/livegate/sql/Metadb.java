@@ -2,8 +2,6 @@ package io.livegate.sql;
 
 import io.livegate.core.LivegateException;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.FlywayException;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PostgresPlugin;
 
@@ -12,9 +10,9 @@ import org.jdbi.v3.postgres.PostgresPlugin;
  * point may call {@link #open} on start.
  */
 public final class Metadb {
-  private final Jdbi jdbi;
+  private final LazyJdbi jdbi;
 
-  private Metadb(Jdbi jdbi) {
+  private Metadb(LazyJdbi jdbi) {
     this.jdbi = jdbi;
   }
 
@@ -24,24 +22,18 @@ public final class Metadb {
    * @throws LivegateException when the database cannot be reached or migrated (fail closed)
    */
   public static Metadb open(DataSource dataSource) {
-    try {
-      Flyway.configure()
-          .dataSource(dataSource)
-          .locations("classpath:db/migration")
-          .load()
-          .migrate();
-    } catch (FlywayException e) {
-      throw new LivegateException("cannot migrate the metadb: " + e.getMessage(), e);
-    }
+    Migrations.migrate(dataSource);
     return connect(dataSource);
   }
 
   /**
    * Opens the metadb without migrating it: what Lambdas and tasks do, since the schema is migrated
-   * once per deployment of livegate itself. Nothing connects until the first store call.
+   * once per deployment of livegate itself. Nothing connects until the first store call, and JDBI
+   * itself is set up then too (see {@link LazyJdbi}).
    */
   public static Metadb connect(DataSource dataSource) {
-    return new Metadb(Jdbi.create(dataSource).installPlugin(new PostgresPlugin()));
+    return new Metadb(
+        new LazyJdbi(() -> Jdbi.create(dataSource).installPlugin(new PostgresPlugin())));
   }
 
   public JdbiDeploymentStore deployments() {
@@ -62,6 +54,6 @@ public final class Metadb {
 
   /** For tests and benchmarks that inspect or prepare tables directly. */
   public Jdbi jdbi() {
-    return jdbi;
+    return jdbi.get();
   }
 }
