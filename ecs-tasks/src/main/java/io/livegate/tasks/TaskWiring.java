@@ -63,7 +63,7 @@ public final class TaskWiring {
 
   private final Map<String, String> environment;
   private final PrintWriter out;
-  private final AwsSettings aws;
+  private final AwsClients aws;
   private final Secrets secrets;
   private final Metadb metadb;
   private final Clock clock = Clock.systemUTC();
@@ -71,8 +71,8 @@ public final class TaskWiring {
   private TaskWiring(Map<String, String> environment, PrintWriter out) {
     this.environment = environment;
     this.out = out;
-    this.aws = AwsSettings.from(environment);
-    this.secrets = new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws));
+    this.aws = new AwsClients(AwsSettings.from(environment));
+    this.secrets = new Secrets(aws.build(SecretsManagerClient.builder()));
     this.metadb = MetadbSource.connect(environment, secrets);
   }
 
@@ -84,9 +84,8 @@ public final class TaskWiring {
     return new TerraRunJob(
         metadb.deployments(),
         metadb.executions(),
-        new PlanArtifacts(
-            AwsClients.build(S3Client.builder(), aws), Env.required(environment, PLAN_BUCKET)),
-        new SfnTaskTokens(AwsClients.build(SfnClient.builder(), aws)),
+        new PlanArtifacts(aws.build(S3Client.builder()), Env.required(environment, PLAN_BUCKET)),
+        new SfnTaskTokens(aws.build(SfnClient.builder())),
         checkout(),
         new ProcessCommandRunner(out::println),
         runner(),
@@ -104,7 +103,7 @@ public final class TaskWiring {
     if (!scan.equals("graph") && !scan.equals("plan")) {
       throw new LivegateException(SCAN + " must be graph or plan, not " + scan);
     }
-    LambdaClient lambda = AwsClients.build(LambdaClient.builder(), aws);
+    LambdaClient lambda = aws.build(LambdaClient.builder());
     String trigger = Env.required(environment, TRIGGER_FUNCTION);
     return new CreateDeployStackJob(
         new CreateDeployment(
@@ -120,7 +119,7 @@ public final class TaskWiring {
         accounts,
         runner,
         new SsmMergeLock(
-            AwsClients.build(SsmClient.builder(), aws),
+            aws.build(SsmClient.builder()),
             Env.required(environment, TriggerWiring.LOCK_PARAMETER)),
         new LoggedStatuses(out::println),
         deploymentId ->

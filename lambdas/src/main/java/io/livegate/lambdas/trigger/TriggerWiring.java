@@ -49,19 +49,17 @@ public final class TriggerWiring {
   }
 
   public static TriggerWiring fromEnvironment(Map<String, String> environment) {
-    AwsSettings aws = AwsSettings.from(environment);
+    AwsClients aws = new AwsClients(AwsSettings.from(environment));
     Clock clock = Clock.systemUTC();
     Metadb metadb =
-        MetadbSource.connect(
-            environment, new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws)));
+        MetadbSource.connect(environment, new Secrets(aws.build(SecretsManagerClient.builder())));
     SfnFlows flows =
         new SfnFlows(
-            AwsClients.build(SfnClient.builder(), aws),
+            aws.build(SfnClient.builder()),
             Env.required(environment, STATE_MACHINE),
             Env.duration(environment, APPROVAL_TIMEOUT, DEFAULT_APPROVAL_TIMEOUT));
     SsmMergeLock lock =
-        new SsmMergeLock(
-            AwsClients.build(SsmClient.builder(), aws), Env.required(environment, LOCK_PARAMETER));
+        new SsmMergeLock(aws.build(SsmClient.builder()), Env.required(environment, LOCK_PARAMETER));
     StartNextDeployment startNext =
         new StartNextDeployment(metadb.deployments(), metadb.executions(), clock);
     RecordOutcome outcomes =
