@@ -8,6 +8,7 @@ import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.deploy.Vote;
 import io.livegate.core.flow.VoteDesk;
 import io.livegate.core.flow.VoteLinks;
@@ -16,6 +17,7 @@ import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.ScanCommand;
 import io.livegate.core.testing.ReferenceScenario;
 import io.livegate.core.testing.TestRepo;
+import io.livegate.lambdas.aws.PlanArtifacts;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.sql.testing.Engine;
@@ -44,8 +46,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sesv2.SesV2Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -82,6 +86,18 @@ public final class ColdStartBenchmark {
   private static final String VOTE_KEY = "livegate-bench-vote-link-key-0123456789abcdef";
   private static final String VOTER = "alice@example.com";
   private static final String ROLE = "arn:aws:iam::123456789012:role/livegate-flow";
+  private static final String PLAN_TEXT =
+      """
+      Terraform will perform the following actions:
+
+        # terraform_data.global will be created
+        + resource "terraform_data" "global" {
+            + id     = (known after apply)
+            + output = (known after apply)
+          }
+
+      Plan: 1 to add, 0 to change, 0 to destroy.
+      """;
 
   private record Probe(String label, String handler, String event) {}
 
@@ -172,6 +188,19 @@ public final class ColdStartBenchmark {
         throw new IllegalStateException("the reference deployment released nothing");
       }
       Execution execution = running.get(0);
+      // Planned, as when RequestApproval runs: approval-request mails the voter through SES, and
+      // the signed GET shows the plan's text from S3.
+      String planKey = PlanArtifacts.key(deploymentId, execution.name());
+      metadb
+          .executions()
+          .recordPlan(execution.id(), planKey, "0".repeat(64), new PlanSummary(1, 0, 0, List.of()));
+      try (S3Client s3 = moto.client(S3Client.builder());
+          SesV2Client ses = moto.client(SesV2Client.builder())) {
+        s3.putObject(
+            r -> r.bucket("livegate-plans").key(planKey + ".txt"),
+            RequestBody.fromString(PLAN_TEXT, StandardCharsets.UTF_8));
+        ses.createEmailIdentity(r -> r.emailIdentity("livegate@example.com"));
+      }
       String voter = VOTER;
       String token =
           new VoteLinks(VOTE_KEY.getBytes(StandardCharsets.UTF_8))
@@ -532,7 +561,7 @@ public final class ColdStartBenchmark {
             new PlanResult(
                 "s3://livegate-plans/" + execution.name() + ".tfplan",
                 "0".repeat(64),
-                new io.livegate.core.deploy.PlanSummary(1, 0, 0, List.of()),
+                new PlanSummary(1, 0, 0, List.of()),
                 ""));
     ObjectNode event = JSON.createObjectNode();
     ObjectNode record = event.putArray("Records").addObject();
