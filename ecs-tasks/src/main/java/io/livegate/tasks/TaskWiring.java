@@ -78,7 +78,7 @@ public final class TaskWiring {
 
   private final Map<String, String> environment;
   private final PrintWriter out;
-  private final AwsSettings aws;
+  private final AwsClients aws;
   private final Secrets secrets;
   private final GitHubAccess github;
 
@@ -90,10 +90,9 @@ public final class TaskWiring {
   private TaskWiring(Map<String, String> environment, PrintWriter out) {
     this.environment = environment;
     this.out = out;
-    this.aws = AwsSettings.from(environment);
-    this.secrets = new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws));
-    this.github =
-        GitHubAccess.from(environment, secrets, () -> AwsClients.build(SsmClient.builder(), aws));
+    this.aws = new AwsClients(AwsSettings.from(environment));
+    this.secrets = new Secrets(aws.build(SecretsManagerClient.builder()));
+    this.github = GitHubAccess.from(environment, secrets, () -> aws.build(SsmClient.builder()));
     this.metadb = Secrets.memoize(() -> MetadbSource.connect(environment, secrets));
   }
 
@@ -105,9 +104,8 @@ public final class TaskWiring {
     return new TerraRunJob(
         metadb.get().deployments(),
         metadb.get().executions(),
-        new PlanArtifacts(
-            AwsClients.build(S3Client.builder(), aws), Env.required(environment, PLAN_BUCKET)),
-        new SfnTaskTokens(AwsClients.build(SfnClient.builder(), aws)),
+        new PlanArtifacts(aws.build(S3Client.builder()), Env.required(environment, PLAN_BUCKET)),
+        new SfnTaskTokens(aws.build(SfnClient.builder())),
         checkout(),
         github.statuses(out::println),
         new ProcessCommandRunner(out::println),
@@ -126,7 +124,7 @@ public final class TaskWiring {
     if (!scan.equals("graph") && !scan.equals("plan")) {
       throw new LivegateException(SCAN + " must be graph or plan, not " + scan);
     }
-    LambdaClient lambda = AwsClients.build(LambdaClient.builder(), aws);
+    LambdaClient lambda = aws.build(LambdaClient.builder());
     String trigger = Env.required(environment, TRIGGER_FUNCTION);
     Consumer<String> invoke =
         payload ->
@@ -179,7 +177,7 @@ public final class TaskWiring {
         accounts(),
         github.statuses(out::println),
         new EcsPullRequestPlanner(
-            EcsTasks.fromEnvironment(AwsClients.build(EcsClient.builder(), aws), environment),
+            EcsTasks.fromEnvironment(aws.build(EcsClient.builder()), environment),
             EcsPullRequestPlanner.Settings.from(environment)),
         planComments(),
         new PlanPullRequest.Settings(

@@ -3,13 +3,12 @@ package io.livegate.sql;
 import io.livegate.core.webhook.DeliveryLog;
 import java.sql.Timestamp;
 import java.time.Instant;
-import org.jdbi.v3.core.Jdbi;
 
 /** Webhook deliveries on PostgreSQL: the primary key makes the first arrival win. */
 public final class JdbiDeliveryLog implements DeliveryLog {
-  private final Jdbi jdbi;
+  private final LazyJdbi jdbi;
 
-  JdbiDeliveryLog(Jdbi jdbi) {
+  JdbiDeliveryLog(LazyJdbi jdbi) {
     this.jdbi = jdbi;
   }
 

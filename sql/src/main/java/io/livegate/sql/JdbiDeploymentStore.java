@@ -20,7 +20,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /** Deployments and their queue on PostgreSQL. */
@@ -29,9 +28,9 @@ public final class JdbiDeploymentStore implements DeploymentStore {
       "id, repository, pr_number, base_ref, head_ref, base_commit, merge_commit,"
           + " status, queue_position, stack_stored, created_at, started_at, finished_at";
 
-  private final Jdbi jdbi;
+  private final LazyJdbi jdbi;
 
-  JdbiDeploymentStore(Jdbi jdbi) {
+  JdbiDeploymentStore(LazyJdbi jdbi) {
     this.jdbi = jdbi;
   }
 

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
 
 /** Executions on PostgreSQL, with the release rule as one statement. */
 public final class JdbiExecutionStore implements ExecutionStore {
@@ -53,9 +52,9 @@ public final class JdbiExecutionStore implements ExecutionStore {
       RETURNING e.id
       """;
 
-  private final Jdbi jdbi;
+  private final LazyJdbi jdbi;
 
-  JdbiExecutionStore(Jdbi jdbi) {
+  JdbiExecutionStore(LazyJdbi jdbi) {
     this.jdbi = jdbi;
   }
 

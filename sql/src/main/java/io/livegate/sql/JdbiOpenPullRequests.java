@@ -11,13 +11,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.jdbi.v3.core.Jdbi;
 
 /** Open pull requests on PostgreSQL, one row per pull request at its latest head. */
 public final class JdbiOpenPullRequests implements OpenPullRequests {
-  private final Jdbi jdbi;
+  private final LazyJdbi jdbi;
 
-  JdbiOpenPullRequests(Jdbi jdbi) {
+  JdbiOpenPullRequests(LazyJdbi jdbi) {
     this.jdbi = jdbi;
   }
 

@@ -10,15 +10,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.jdbi.v3.core.Jdbi;
 
 /** The last posted state of each commit status, on PostgreSQL. */
 public final class JdbiStatusLedger implements StatusLedger {
   private static final String COLUMNS = "repository, sha, context, state, description, target_url";
 
-  private final Jdbi jdbi;
+  private final LazyJdbi jdbi;
 
-  JdbiStatusLedger(Jdbi jdbi) {
+  JdbiStatusLedger(LazyJdbi jdbi) {
     this.jdbi = jdbi;
   }
 

@@ -13,16 +13,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * Votes on PostgreSQL. Each vote locks its execution's row, so votes on one execution are applied
  * one at a time and exactly one of them reaches the decision.
  */
 public final class JdbiVoteStore implements VoteStore {
-  private final Jdbi jdbi;
+  private final LazyJdbi jdbi;
 
-  JdbiVoteStore(Jdbi jdbi) {
+  JdbiVoteStore(LazyJdbi jdbi) {
     this.jdbi = jdbi;
   }
 

@@ -3,8 +3,6 @@ package io.livegate.sql;
 import io.livegate.core.LivegateException;
 import java.time.Clock;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.FlywayException;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PostgresPlugin;
 
@@ -13,9 +11,9 @@ import org.jdbi.v3.postgres.PostgresPlugin;
  * point may call {@link #open} on start.
  */
 public final class Metadb {
-  private final Jdbi jdbi;
+  private final LazyJdbi jdbi;
 
-  private Metadb(Jdbi jdbi) {
+  private Metadb(LazyJdbi jdbi) {
     this.jdbi = jdbi;
   }
 
@@ -25,24 +23,18 @@ public final class Metadb {
    * @throws LivegateException when the database cannot be reached or migrated (fail closed)
    */
   public static Metadb open(DataSource dataSource) {
-    try {
-      Flyway.configure()
-          .dataSource(dataSource)
-          .locations("classpath:db/migration")
-          .load()
-          .migrate();
-    } catch (FlywayException e) {
-      throw new LivegateException("cannot migrate the metadb: " + e.getMessage(), e);
-    }
+    Migrations.migrate(dataSource);
     return connect(dataSource);
   }
 
   /**
    * Opens the metadb without migrating it: what Lambdas and tasks do, since the schema is migrated
-   * once per deployment of livegate itself. Nothing connects until the first store call.
+   * once per deployment of livegate itself. Nothing connects until the first store call, and JDBI
+   * itself is set up then too (see {@link LazyJdbi}).
    */
   public static Metadb connect(DataSource dataSource) {
-    return new Metadb(Jdbi.create(dataSource).installPlugin(new PostgresPlugin()));
+    return new Metadb(
+        new LazyJdbi(() -> Jdbi.create(dataSource).installPlugin(new PostgresPlugin())));
   }
 
   public JdbiDeploymentStore deployments() {
@@ -75,6 +67,6 @@ public final class Metadb {
 
   /** For tests and benchmarks that inspect or prepare tables directly. */
   public Jdbi jdbi() {
-    return jdbi;
+    return jdbi.get();
   }
 }

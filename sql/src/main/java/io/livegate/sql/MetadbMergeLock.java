@@ -4,7 +4,6 @@ import io.livegate.core.deploy.MergeLock;
 import io.livegate.core.deploy.MergedPullRequest;
 import java.sql.Timestamp;
 import java.time.Clock;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * The merge lock of {@code livegate serve}, in the metadb, with the SSM parameter's semantics: one
@@ -12,10 +11,10 @@ import org.jdbi.v3.core.Jdbi;
  * only.
  */
 public final class MetadbMergeLock implements MergeLock {
-  private final Jdbi jdbi;
+  private final LazyJdbi jdbi;
   private final Clock clock;
 
-  MetadbMergeLock(Jdbi jdbi, Clock clock) {
+  MetadbMergeLock(LazyJdbi jdbi, Clock clock) {
     this.jdbi = jdbi;
     this.clock = clock;
   }

@@ -61,14 +61,16 @@ public final class ApprovalWiring {
   }
 
   public static ApprovalWiring fromEnvironment(Map<String, String> environment) {
-    AwsSettings aws = AwsSettings.from(environment);
+    AwsClients aws = new AwsClients(AwsSettings.from(environment));
     Clock clock = Clock.systemUTC();
-    Secrets secrets = new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws));
+    Secrets secrets = new Secrets(aws.build(SecretsManagerClient.builder()));
     Metadb metadb = MetadbSource.connect(environment, secrets);
     Duration linkLifetime =
         Env.duration(
             environment, EngineWiring.APPROVAL_TIMEOUT, EngineWiring.DEFAULT_APPROVAL_TIMEOUT);
-    SfnTaskTokens flows = new SfnTaskTokens(AwsClients.build(SfnClient.builder(), aws));
+    // Step Functions answers only deciding votes and failed requests; S3 only plan texts.
+    SfnTaskTokens flows = new SfnTaskTokens(aws.lazy(SfnClient::builder));
+    Supplier<S3Client> s3 = aws.lazy(S3Client::builder);
     String keySecret = Env.required(environment, VOTE_KEY_SECRET);
     Supplier<VoteLinks> links =
         Secrets.memoize(() -> voteLinks(secrets.text(keySecret), keySecret));
@@ -80,8 +82,7 @@ public final class ApprovalWiring {
                     metadb.deployments(),
                     links.get(),
                     new SesMailer(
-                        AwsClients.build(SesV2Client.builder(), aws),
-                        Env.required(environment, MAIL_FROM)),
+                        aws.build(SesV2Client.builder()), Env.required(environment, MAIL_FROM)),
                     flows,
                     new RequestVotes.Settings(
                         Env.required(environment, VOTE_BASE_URL),
@@ -91,10 +92,7 @@ public final class ApprovalWiring {
     Supplier<ApprovalResponseHandler.Parts> responseParts =
         Secrets.memoize(
             () -> {
-              PlanArtifacts plans =
-                  new PlanArtifacts(
-                      AwsClients.build(S3Client.builder(), aws),
-                      Env.required(environment, PLAN_BUCKET));
+              PlanArtifacts plans = new PlanArtifacts(s3, Env.required(environment, PLAN_BUCKET));
               return new ApprovalResponseHandler.Parts(
                   new VoteDesk(
                       links.get(),

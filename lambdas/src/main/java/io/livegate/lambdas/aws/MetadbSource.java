@@ -1,9 +1,9 @@
 package io.livegate.lambdas.aws;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
 import io.livegate.core.LivegateException;
+import io.livegate.lambdas.Handlers;
 import io.livegate.sql.Metadb;
 import java.io.IOException;
 import java.util.Map;
@@ -22,8 +22,6 @@ public final class MetadbSource {
   public static final String SECRET = "LIVEGATE_DB_SECRET_ARN";
   public static final String USER = "LIVEGATE_DB_USER";
   public static final String PASSWORD = "LIVEGATE_DB_PASSWORD";
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private MetadbSource() {}
 
@@ -76,6 +74,10 @@ public final class MetadbSource {
         created.setMinimumIdle(0);
         created.setConnectionTimeout(5_000);
         created.setPoolName("livegate-metadb");
+        // No trial connection when the pool starts: with no idle minimum Hikari would open one and
+        // close it again at once, doubling the connections (TLS and SCRAM on RDS) of a cold start.
+        // An unreachable metadb still fails the first query, after the connection timeout.
+        created.setInitializationFailTimeout(-1);
         pool = created;
       }
       return pool;
@@ -84,7 +86,7 @@ public final class MetadbSource {
 
   private static JsonNode parse(String text, String secret) {
     try {
-      JsonNode node = JSON.readTree(text);
+      JsonNode node = Handlers.JSON.readTree(text);
       if (node == null
           || !node.path("username").isTextual()
           || !node.path("password").isTextual()) {

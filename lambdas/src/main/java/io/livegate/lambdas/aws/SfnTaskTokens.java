@@ -3,6 +3,7 @@ package io.livegate.lambdas.aws;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.flow.FlowDecision;
 import io.livegate.statemachine.DeployFlow;
+import java.util.function.Supplier;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.InvalidTokenException;
 import software.amazon.awssdk.services.sfn.model.TaskDoesNotExistException;
@@ -13,16 +14,21 @@ import software.amazon.awssdk.services.sfn.model.TaskTimedOutException;
  * whose wait ended, which is how a second answer changes nothing.
  */
 public final class SfnTaskTokens implements FlowCallback {
-  private final SfnClient sfn;
+  private final Supplier<SfnClient> sfn;
 
   public SfnTaskTokens(SfnClient sfn) {
+    this(() -> sfn);
+  }
+
+  /** With a client that is built on the first answer (see {@link AwsClients#lazy}). */
+  public SfnTaskTokens(Supplier<SfnClient> sfn) {
     this.sfn = sfn;
   }
 
   /** Ends a waiting Plan with its result. */
   public boolean succeed(String taskToken, String outputJson) {
     try {
-      sfn.sendTaskSuccess(request -> request.taskToken(taskToken).output(outputJson));
+      sfn.get().sendTaskSuccess(request -> request.taskToken(taskToken).output(outputJson));
       return true;
     } catch (TaskTimedOutException | TaskDoesNotExistException | InvalidTokenException e) {
       return false;
@@ -38,8 +44,9 @@ public final class SfnTaskTokens implements FlowCallback {
   @Override
   public boolean fail(String taskToken, String error, String cause) {
     try {
-      sfn.sendTaskFailure(
-          request -> request.taskToken(taskToken).error(error).cause(SfnCause.tail(cause)));
+      sfn.get()
+          .sendTaskFailure(
+              request -> request.taskToken(taskToken).error(error).cause(SfnCause.tail(cause)));
       return true;
     } catch (TaskTimedOutException | TaskDoesNotExistException | InvalidTokenException e) {
       return false;

@@ -1,10 +1,10 @@
 package io.livegate.lambdas.aws;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.MergeLock;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.lambdas.Handlers;
 import java.io.IOException;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -20,8 +20,6 @@ import software.amazon.awssdk.services.ssm.model.ParameterType;
  * "unlocked": the lock fails closed.
  */
 public final class SsmMergeLock implements MergeLock {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final SsmClient ssm;
   private final String parameter;
 
@@ -82,7 +80,7 @@ public final class SsmMergeLock implements MergeLock {
 
   private static boolean sameMerge(String value, MergedPullRequest holder) {
     try {
-      JsonNode node = JSON.readTree(value);
+      JsonNode node = Handlers.JSON.readTree(value);
       return holder.repository().equals(node.path("repository").asText())
           && holder.mergeCommit().equals(node.path("mergeCommit").asText());
     } catch (IOException e) {
@@ -91,7 +89,8 @@ public final class SsmMergeLock implements MergeLock {
   }
 
   private static String value(MergedPullRequest holder) {
-    return JSON.createObjectNode()
+    return Handlers.JSON
+        .createObjectNode()
         .put("repository", holder.repository())
         .put("pullRequest", holder.number())
         .put("mergeCommit", holder.mergeCommit())

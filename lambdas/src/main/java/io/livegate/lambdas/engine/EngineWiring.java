@@ -71,13 +71,12 @@ public final class EngineWiring {
   private final AdvanceDeployment advance;
 
   private EngineWiring(Map<String, String> environment) {
-    AwsSettings aws = AwsSettings.from(environment);
+    AwsClients aws = new AwsClients(AwsSettings.from(environment));
     Clock clock = Clock.systemUTC();
-    this.secrets = new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws));
+    this.secrets = new Secrets(aws.build(SecretsManagerClient.builder()));
     this.metadb = MetadbSource.connect(environment, secrets);
-    this.github =
-        GitHubAccess.from(environment, secrets, () -> AwsClients.build(SsmClient.builder(), aws));
-    this.ecs = EcsTasks.fromEnvironment(AwsClients.build(EcsClient.builder(), aws), environment);
+    this.github = GitHubAccess.from(environment, secrets, () -> aws.build(SsmClient.builder()));
+    this.ecs = EcsTasks.fromEnvironment(aws.build(EcsClient.builder()), environment);
     this.statuses =
         StatusLedger.recording(github.statuses(System.out::println), metadb.statuses(), clock);
     this.gate =
@@ -92,7 +91,7 @@ public final class EngineWiring {
             clock);
     SfnFlows flows =
         new SfnFlows(
-            AwsClients.build(SfnClient.builder(), aws),
+            aws.build(SfnClient.builder()),
             Env.required(environment, STATE_MACHINE),
             Env.duration(environment, APPROVAL_TIMEOUT, DEFAULT_APPROVAL_TIMEOUT));
     StartNextDeployment startNext =
@@ -118,8 +117,7 @@ public final class EngineWiring {
             new EcsScanLauncher(ecs, Env.required(environment, EcsScanLauncher.TASK_DEFINITION)),
             gate.announcing(
                 new SsmMergeLock(
-                    AwsClients.build(SsmClient.builder(), aws),
-                    Env.required(environment, LOCK_PARAMETER))),
+                    aws.build(SsmClient.builder()), Env.required(environment, LOCK_PARAMETER))),
             clock);
   }
 

@@ -56,8 +56,8 @@ public final class MigrateHandler implements RequestStreamHandler {
               return MetadbSource.dataSource(
                   environment,
                   new Secrets(
-                      AwsClients.build(
-                          SecretsManagerClient.builder(), AwsSettings.from(environment))));
+                      new AwsClients(AwsSettings.from(environment))
+                          .build(SecretsManagerClient.builder())));
             }),
         HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build());
   }

@@ -125,10 +125,10 @@ class GitHubAccessTest {
   }
 
   private GitHubAccess access() {
-    AwsSettings aws = AwsSettings.from(environment);
+    AwsClients aws = new AwsClients(AwsSettings.from(environment));
     return GitHubAccess.from(
         environment,
-        new Secrets(AwsClients.build(SecretsManagerClient.builder(), aws)),
-        () -> AwsClients.build(SsmClient.builder(), aws));
+        new Secrets(aws.build(SecretsManagerClient.builder())),
+        () -> aws.build(SsmClient.builder()));
   }
 }

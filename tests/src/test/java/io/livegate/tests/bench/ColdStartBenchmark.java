@@ -8,6 +8,7 @@ import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.deploy.Vote;
 import io.livegate.core.flow.VoteDesk;
 import io.livegate.core.flow.VoteLinks;
@@ -16,6 +17,7 @@ import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.ScanCommand;
 import io.livegate.core.testing.ReferenceScenario;
 import io.livegate.core.testing.TestRepo;
+import io.livegate.lambdas.aws.PlanArtifacts;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.sql.testing.Engine;
@@ -28,7 +30,6 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
 import java.io.IOException;
 import java.net.URL;
-import java.net.URLClassLoader;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,8 +46,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sesv2.SesV2Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -55,18 +58,46 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * against the baseline of a fresh JVM serving one event with an empty handler. See
  * docs/benchmarks.md, "Lambda cold start".
  *
+ * <p>The children run on what a Lambda deployment package holds: the lambdas module and its runtime
+ * dependencies ({@code bench.lambdaClasspath}, a file the lambdas module writes in the {@code
+ * cold-start} and {@code bench} profiles), plus the probe. Directories on that classpath (a reactor
+ * build's {@code target/classes}) are packed into jars first, as in the package, and because CDS
+ * archives only classes from jars.
+ *
  * <p>Properties: {@code bench.runs} (measured runs per probe, default 5), {@code bench.warmups}
  * (unmeasured runs per probe first, default 1), {@code bench.flags} (JVM flag sets, separated by
- * {@code |}; default the JVM's defaults and a Lambda-like set), {@code bench.moduleDir} (the tests
- * module, for the moto launcher), {@code bench.classpath} (the children's classpath; by default the
- * test classpath this main runs on).
+ * {@code |}; default Lambda's own flags for java17 and java21, then the JVM's defaults), {@code
+ * bench.appcds} (true by default: each flag set again with an AppCDS archive per probe, the
+ * baseline included), {@code bench.moduleDir} (the tests module), {@code bench.classpath} (the
+ * children's classpath instead of the lambdas module's), {@code bench.hold} (a directory: set up
+ * moto and the metadb, write a script there to run the probes by hand, and wait).
  */
 public final class ColdStartBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String LAMBDA_LIKE = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto";
+
+  /**
+   * What the Lambda java17 and java21 runtimes run the JVM with: tiered compilation stopped at C1
+   * and the serial collector ("Customize Java runtime startup behavior for Lambda functions",
+   * docs.aws.amazon.com/lambda/latest/dg/java-customization.html).
+   */
+  static final String LAMBDA_FLAGS =
+      "-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
   private static final String VOTE_KEY = "livegate-bench-vote-link-key-0123456789abcdef";
   private static final String VOTER = "alice@example.com";
   private static final String ROLE = "arn:aws:iam::123456789012:role/livegate-flow";
+  private static final String PLAN_TEXT =
+      """
+      Terraform will perform the following actions:
+
+        # terraform_data.global will be created
+        + resource "terraform_data" "global" {
+            + id     = (known after apply)
+            + output = (known after apply)
+          }
+
+      Plan: 1 to add, 0 to change, 0 to destroy.
+      """;
 
   private record Probe(String label, String handler, String event) {}
 
@@ -76,11 +107,13 @@ public final class ColdStartBenchmark {
     int runs = Integer.getInteger("bench.runs", 5);
     int warmups = Integer.getInteger("bench.warmups", 1);
     List<String> flagSets =
-        Arrays.stream(System.getProperty("bench.flags", "|" + LAMBDA_LIKE).split("\\|", -1))
+        Arrays.stream(System.getProperty("bench.flags", LAMBDA_FLAGS + "|").split("\\|", -1))
             .map(String::strip)
             .toList();
-    Path moduleDir = Path.of(System.getProperty("bench.moduleDir", ""));
-    String classpath = System.getProperty("bench.classpath", testClasspath());
+    boolean appCds = Boolean.parseBoolean(System.getProperty("bench.appcds", "true"));
+    Path moduleDir = Path.of(System.getProperty("bench.moduleDir", "")).toAbsolutePath();
+    Path work = moduleDir.resolve("target/cold-start");
+    String classpath = childClasspath(work.resolve("jars"));
     String java = ProcessHandle.current().info().command().orElse("java");
 
     MotoServer moto = new MotoServer(moduleDir);
@@ -99,8 +132,6 @@ public final class ColdStartBenchmark {
       }
       Metadb metadb = Metadb.open(postgres.getDatabase("postgres", "livegate_cold_start"));
       env.put("LIVEGATE_DB_URL", postgres.getJdbcUrl("postgres", "livegate_cold_start"));
-      env.put("LIVEGATE_DB_USER", "postgres");
-      env.put("LIVEGATE_DB_PASSWORD", "");
 
       String secretArn;
       String stateMachineArn;
@@ -111,6 +142,15 @@ public final class ColdStartBenchmark {
             secrets
                 .createSecret(r -> r.name("livegate/vote-link-key").secretString(VOTE_KEY))
                 .arn();
+        // As in production: the metadb's credentials are the RDS secret's JSON, read on first use.
+        env.put(
+            "LIVEGATE_DB_SECRET_ARN",
+            secrets
+                .createSecret(
+                    r ->
+                        r.name("livegate/metadb")
+                            .secretString("{\"username\":\"postgres\",\"password\":\"\"}"))
+                .arn());
         Map<DeployFlow.Substitution, String> values = new EnumMap<>(DeployFlow.Substitution.class);
         values.put(
             DeployFlow.Substitution.CLUSTER_ARN,
@@ -136,6 +176,13 @@ public final class ColdStartBenchmark {
       }
       env.put("LIVEGATE_STATE_MACHINE_ARN", stateMachineArn);
       env.put("LIVEGATE_LOCK_PARAMETER", "/livegate/merge-lock");
+      // The trigger starts the next deployment's create-deploy-stack; the event below starts none.
+      env.put("LIVEGATE_CLUSTER_ARN", "arn:aws:ecs:us-east-1:123456789012:cluster/livegate");
+      env.put("LIVEGATE_SUBNET_IDS", "subnet-12345678");
+      env.put("LIVEGATE_SECURITY_GROUP_IDS", "sg-12345678");
+      env.put(
+          "LIVEGATE_CREATE_DEPLOY_STACK_TASK_DEFINITION",
+          "arn:aws:ecs:us-east-1:123456789012:task-definition/create-deploy-stack:1");
       env.put("LIVEGATE_VOTE_KEY_SECRET_ARN", secretArn);
       env.put("LIVEGATE_VOTE_BASE_URL", "https://vote.example.com");
       env.put("LIVEGATE_MAIL_FROM", "livegate@example.com");
@@ -151,6 +198,19 @@ public final class ColdStartBenchmark {
         throw new IllegalStateException("the reference deployment released nothing");
       }
       Execution execution = running.get(0);
+      // Planned, as when RequestApproval runs: approval-request mails the voter through SES, and
+      // the signed GET shows the plan's text from S3.
+      String planKey = PlanArtifacts.key(deploymentId, execution.name());
+      metadb
+          .executions()
+          .recordPlan(execution.id(), planKey, "0".repeat(64), new PlanSummary(1, 0, 0, List.of()));
+      try (S3Client s3 = moto.client(S3Client.builder());
+          SesV2Client ses = moto.client(SesV2Client.builder())) {
+        s3.putObject(
+            r -> r.bucket("livegate-plans").key(planKey + ".txt"),
+            RequestBody.fromString(PLAN_TEXT, StandardCharsets.UTF_8));
+        ses.createEmailIdentity(r -> r.emailIdentity("livegate@example.com"));
+      }
       String voter = VOTER;
       String token =
           new VoteLinks(VOTE_KEY.getBytes(StandardCharsets.UTF_8))
@@ -173,6 +233,12 @@ public final class ColdStartBenchmark {
           new Probe("approval-response: GET forged", "approval-response", voteGet("forged.x")));
       probes.add(new Probe("approval-response: GET signed", "approval-response", voteGet(token)));
 
+      String hold = System.getProperty("bench.hold", "");
+      if (!hold.isEmpty()) {
+        hold(Path.of(hold), java, classpath, env, probes);
+        return;
+      }
+
       System.out.println("livegate Lambda cold-start benchmark");
       System.out.println(
           "java "
@@ -194,67 +260,229 @@ public final class ColdStartBenchmark {
               + " ("
               + running.size()
               + " running)");
-      for (String flags : flagSets) {
+      System.out.println(
+          "children: " + classpath.split(File.pathSeparator).length + " jars on the classpath");
+      Path archives = work.resolve("cds");
+      Files.createDirectories(archives);
+      for (int set = 0; set < flagSets.size(); set++) {
+        String flags = flagSets.get(set);
         List<String> jvmFlags = flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
-        System.out.println();
-        System.out.println(
-            "JVM flags: " + (flags.isEmpty() ? "(none: the JVM's defaults)" : flags));
-        Map<Probe, List<double[]>> samples = new LinkedHashMap<>();
-        for (int run = -warmups; run < runs; run++) {
-          for (Probe probe : probes) {
-            double[] sample = launch(java, classpath, jvmFlags, env, probe, run == -warmups);
-            if (run >= 0) {
-              samples.computeIfAbsent(probe, p -> new ArrayList<>()).add(sample);
-            }
+        Map<Probe, List<String>> plain = new LinkedHashMap<>();
+        probes.forEach(probe -> plain.put(probe, jvmFlags));
+        measure(
+            "JVM flags: " + (flags.isEmpty() ? "(none: the JVM's defaults)" : flags),
+            java,
+            classpath,
+            env,
+            probes,
+            plain,
+            runs,
+            warmups);
+        if (appCds) {
+          Map<Probe, List<String>> shared = new LinkedHashMap<>();
+          for (int i = 0; i < probes.size(); i++) {
+            Probe probe = probes.get(i);
+            Path archive = archives.resolve("flags" + set + "-probe" + i + ".jsa");
+            train(java, classpath, jvmFlags, env, probe, archive);
+            List<String> withArchive = new ArrayList<>(jvmFlags);
+            withArchive.add("-XX:SharedArchiveFile=" + archive);
+            shared.put(probe, withArchive);
+          }
+          measure(
+              "JVM flags: "
+                  + (flags.isEmpty() ? "" : flags + " ")
+                  + "-XX:SharedArchiveFile=<the probe's own AppCDS archive>",
+              java,
+              classpath,
+              env,
+              probes,
+              shared,
+              runs,
+              warmups);
+          if (set == 0) {
+            classCounts(
+                "classes loaded per probe, "
+                    + (flags.isEmpty() ? "JVM defaults" : flags)
+                    + ", with its AppCDS archive (one more run with -Xlog:class+load):",
+                java,
+                classpath,
+                env,
+                probes,
+                shared);
           }
         }
-        double baseline = median(samples.get(probes.get(0)), 0);
-        System.out.println(
-            String.format(
-                "%-32s %9s %9s %11s %9s %9s",
-                "probe", "wall ms", "best ms", "/ baseline", "to main", "in main"));
-        for (Probe probe : probes) {
-          List<double[]> s = samples.get(probe);
-          double wall = median(s, 0);
-          double best = s.stream().mapToDouble(x -> x[0]).min().orElse(0);
-          System.out.println(
-              String.format(
-                  "%-32s %9.0f %9.0f %11.2f %9.0f %9.0f",
-                  probe.label(), wall, best, wall / baseline, median(s, 1), median(s, 2)));
+        if (set == 0) {
+          classCounts(
+              "classes loaded per probe, "
+                  + (flags.isEmpty() ? "JVM defaults" : flags)
+                  + " (one more run with -Xlog:class+load):",
+              java,
+              classpath,
+              env,
+              probes,
+              plain);
         }
-      }
-      System.out.println();
-      System.out.println(
-          "classes loaded per probe (one more run with -Xlog:class+load, the last flag set):");
-      List<String> lastFlags =
-          flagSets.get(flagSets.size() - 1).isEmpty()
-              ? List.of()
-              : List.of(flagSets.get(flagSets.size() - 1).split("\\s+"));
-      for (Probe probe : probes) {
-        Path log = Files.createTempFile("livegate-class-load", ".log");
-        List<String> flags = new ArrayList<>(lastFlags);
-        flags.add("-Xlog:class+load=info:file=" + log);
-        launch(java, classpath, flags, env, probe, false);
-        Map<String, Long> groups =
-            Files.readAllLines(log).stream()
-                .map(line -> line.substring(line.indexOf("] ") + 2).split(" ")[0])
-                .collect(
-                    Collectors.groupingBy(
-                        ColdStartBenchmark::group, LinkedHashMap::new, Collectors.counting()));
-        long total = groups.values().stream().mapToLong(Long::longValue).sum();
-        System.out.println(
-            String.format("%-32s %6d  ", probe.label(), total)
-                + groups.entrySet().stream()
-                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                    .limit(7)
-                    .map(e -> e.getKey() + " " + e.getValue())
-                    .collect(Collectors.joining(", ")));
-        Files.delete(log);
       }
     } finally {
       moto.stop();
     }
     System.exit(0);
+  }
+
+  /** Runs every probe {@code warmups + runs} times, interleaved, and prints the medians. */
+  private static void measure(
+      String title,
+      String java,
+      String classpath,
+      Map<String, String> env,
+      List<Probe> probes,
+      Map<Probe, List<String>> flags,
+      int runs,
+      int warmups)
+      throws IOException, InterruptedException {
+    System.out.println();
+    System.out.println(title + "  (load average before: " + loadAverage() + ")");
+    Map<Probe, List<double[]>> samples = new LinkedHashMap<>();
+    for (int run = -warmups; run < runs; run++) {
+      for (Probe probe : probes) {
+        double[] sample = launch(java, classpath, flags.get(probe), env, probe, run == -warmups);
+        if (run >= 0) {
+          samples.computeIfAbsent(probe, p -> new ArrayList<>()).add(sample);
+        }
+      }
+    }
+    double baseline = median(samples.get(probes.get(0)), 0);
+    System.out.println(
+        String.format(
+            "%-32s %9s %9s %11s %9s %9s",
+            "probe", "wall ms", "best ms", "/ baseline", "to main", "in main"));
+    for (Probe probe : probes) {
+      List<double[]> s = samples.get(probe);
+      double wall = median(s, 0);
+      double best = s.stream().mapToDouble(x -> x[0]).min().orElse(0);
+      System.out.println(
+          String.format(
+              "%-32s %9.0f %9.0f %11.2f %9.0f %9.0f",
+              probe.label(), wall, best, wall / baseline, median(s, 1), median(s, 2)));
+    }
+    System.out.println("(load average after: " + loadAverage() + ")");
+  }
+
+  /**
+   * The training run of a probe's AppCDS archive: the same fresh JVM and event, dumping the classes
+   * it loaded at exit. A second run with {@code -Xshare:on} fails, rather than silently running
+   * without the archive as {@code -Xshare:auto} would, if the archive cannot be mapped.
+   */
+  private static void train(
+      String java,
+      String classpath,
+      List<String> jvmFlags,
+      Map<String, String> env,
+      Probe probe,
+      Path archive)
+      throws IOException, InterruptedException {
+    Files.deleteIfExists(archive);
+    List<String> dump = new ArrayList<>(jvmFlags);
+    dump.add("-XX:ArchiveClassesAtExit=" + archive);
+    launch(java, classpath, dump, env, probe, false);
+    if (!Files.isRegularFile(archive)) {
+      throw new IllegalStateException("no AppCDS archive was written for " + probe.label());
+    }
+    List<String> check = new ArrayList<>(jvmFlags);
+    check.add("-XX:SharedArchiveFile=" + archive);
+    check.add("-Xshare:on");
+    launch(java, classpath, check, env, probe, false);
+  }
+
+  /** One more run per probe with -Xlog:class+load: classes by origin, and from the archive. */
+  private static void classCounts(
+      String title,
+      String java,
+      String classpath,
+      Map<String, String> env,
+      List<Probe> probes,
+      Map<Probe, List<String>> flags)
+      throws IOException, InterruptedException {
+    System.out.println();
+    System.out.println(title);
+    for (Probe probe : probes) {
+      Path log = Files.createTempFile("livegate-class-load", ".log");
+      List<String> withLog = new ArrayList<>(flags.get(probe));
+      withLog.add("-Xlog:class+load=info:file=" + log);
+      launch(java, classpath, withLog, env, probe, false);
+      List<String> lines = Files.readAllLines(log);
+      long archived =
+          lines.stream().filter(line -> line.contains("source: shared objects file")).count();
+      Map<String, Long> groups =
+          lines.stream()
+              .map(line -> line.substring(line.indexOf("] ") + 2).split(" ")[0])
+              .collect(
+                  Collectors.groupingBy(
+                      ColdStartBenchmark::group, LinkedHashMap::new, Collectors.counting()));
+      long total = groups.values().stream().mapToLong(Long::longValue).sum();
+      System.out.println(
+          String.format("%-32s %6d (%d from CDS)  ", probe.label(), total, archived)
+              + groups.entrySet().stream()
+                  .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                  .limit(8)
+                  .map(e -> e.getKey() + " " + e.getValue())
+                  .collect(Collectors.joining(", ")));
+      Files.delete(log);
+    }
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return fields[0] + " " + fields[1] + " " + fields[2];
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  /**
+   * For profiling one probe by hand: writes {@code probes.sh} into {@code dir}, a script that
+   * exports the probes' environment and defines a shell function per probe, then keeps moto and
+   * PostgreSQL up until a file named {@code stop} appears there.
+   */
+  private static void hold(
+      Path dir, String java, String classpath, Map<String, String> env, List<Probe> probes)
+      throws IOException, InterruptedException {
+    Files.createDirectories(dir);
+    StringBuilder script = new StringBuilder();
+    env.forEach(
+        (key, value) ->
+            script.append("export ").append(key).append("='").append(value).append("'\n"));
+    script.append("export PROBE_CP='").append(classpath).append("'\n");
+    for (int i = 0; i < probes.size(); i++) {
+      Probe probe = probes.get(i);
+      script
+          .append("probe")
+          .append(i)
+          .append("() { \"")
+          .append(java)
+          .append("\" \"$@\" -cp \"$PROBE_CP\" ")
+          .append(ColdStartProbe.class.getName())
+          .append(' ')
+          .append(probe.handler())
+          .append(' ')
+          .append(
+              Base64.getEncoder().encodeToString(probe.event().getBytes(StandardCharsets.UTF_8)))
+          .append("; }  # ")
+          .append(probe.label())
+          .append("\n");
+    }
+    Files.writeString(dir.resolve("probes.sh"), script);
+    System.out.println(
+        "holding: source "
+            + dir.resolve("probes.sh")
+            + "; touch "
+            + dir.resolve("stop")
+            + " to end");
+    while (!Files.exists(dir.resolve("stop"))) {
+      Thread.sleep(500);
+    }
+    Files.delete(dir.resolve("stop"));
   }
 
   /** One fresh JVM; answers wall ms, ms from JVM start to main, and ms in main. */
@@ -343,7 +571,7 @@ public final class ColdStartBenchmark {
             new PlanResult(
                 "s3://livegate-plans/" + execution.name() + ".tfplan",
                 "0".repeat(64),
-                new io.livegate.core.deploy.PlanSummary(1, 0, 0, List.of()),
+                new PlanSummary(1, 0, 0, List.of()),
                 ""));
     ObjectNode event = JSON.createObjectNode();
     ObjectNode record = event.putArray("Records").addObject();
@@ -398,15 +626,56 @@ public final class ColdStartBenchmark {
     return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
   }
 
-  /** The classpath this main runs on: exec:java's class loader, else java.class.path. */
-  private static String testClasspath() {
-    ClassLoader loader = ColdStartBenchmark.class.getClassLoader();
-    if (loader instanceof URLClassLoader urls && urls.getURLs().length > 0) {
-      return Arrays.stream(urls.getURLs())
-          .map(ColdStartBenchmark::file)
-          .collect(Collectors.joining(File.pathSeparator));
+  /**
+   * The children's classpath: {@code bench.classpath} if set, else the probe's classes and what the
+   * lambdas module lists in {@code bench.lambdaClasspath} (its classes first, then its runtime
+   * dependencies). Directories become jars under {@code jars}: CDS archives classes only from jars,
+   * and a deployment package holds jars.
+   */
+  private static String childClasspath(Path jars) throws IOException {
+    String given = System.getProperty("bench.classpath", "");
+    if (!given.isEmpty()) {
+      return given;
     }
-    return System.getProperty("java.class.path");
+    Path listing = Path.of(System.getProperty("bench.lambdaClasspath", ""));
+    if (!Files.isRegularFile(listing)) {
+      throw new IllegalStateException(
+          "bench.lambdaClasspath names no file ("
+              + listing.toAbsolutePath()
+              + "): run with -Pcold-start -pl tests -am, so that the lambdas module writes it");
+    }
+    Path lambdaClasses = Path.of(System.getProperty("bench.lambdaClasses", ""));
+    Files.createDirectories(jars);
+    List<String> entries = new ArrayList<>();
+    entries.add(probeJar(jars.resolve("probe.jar")).toString());
+    entries.add(lambdaClasses.toString());
+    entries.addAll(Arrays.asList(Files.readString(listing).strip().split(File.pathSeparator)));
+    List<String> classpath = new ArrayList<>();
+    for (String entry : entries) {
+      Path path = Path.of(entry);
+      if (Files.isDirectory(path)) {
+        // .../<module>/target/classes becomes <module>.jar
+        Path jar = jars.resolve(path.getParent().getParent().getFileName() + ".jar");
+        JarPacker.pack(path, jar, name -> true);
+        classpath.add(jar.toString());
+      } else {
+        classpath.add(entry);
+      }
+    }
+    return String.join(File.pathSeparator, classpath);
+  }
+
+  /** The probe and the empty handler, from this module's test classes. */
+  private static Path probeJar(Path jar) throws IOException {
+    Path classes =
+        Path.of(file(ColdStartProbe.class.getProtectionDomain().getCodeSource().getLocation()));
+    JarPacker.pack(
+        classes,
+        jar,
+        name ->
+            name.startsWith("io/livegate/tests/bench/ColdStartProbe")
+                || name.startsWith("io/livegate/tests/bench/EmptyHandler"));
+    return jar;
   }
 
   private static String file(URL url) {
