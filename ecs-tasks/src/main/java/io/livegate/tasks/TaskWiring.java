@@ -5,12 +5,16 @@ import io.livegate.cli.process.TerraRunUnitPlanner;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.account.AccountsFile;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.pr.PlanComments;
 import io.livegate.core.pr.PlanPullRequest;
+import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PlanUnit;
 import io.livegate.core.pr.PullRequestCheckout;
+import io.livegate.core.pr.PullRequestHead;
+import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
@@ -96,6 +100,14 @@ public final class TaskWiring {
     this.metadb = Secrets.memoize(() -> MetadbSource.connect(environment, secrets));
   }
 
+  /**
+   * Statuses of a deployment: posted to GitHub (or logged) and recorded in the metadb's ledger, so
+   * that the trigger posts only the final statuses no task has posted.
+   */
+  private CommitStatusPublisher deploymentStatuses() {
+    return StatusLedger.recording(github.statuses(out::println), metadb.get().statuses(), clock);
+  }
+
   public static TaskWiring fromEnvironment(Map<String, String> environment, PrintWriter out) {
     return new TaskWiring(environment, out);
   }
@@ -107,7 +119,7 @@ public final class TaskWiring {
         new PlanArtifacts(aws.build(S3Client.builder()), Env.required(environment, PLAN_BUCKET)),
         new SfnTaskTokens(aws.build(SfnClient.builder())),
         checkout(),
-        github.statuses(out::println),
+        deploymentStatuses(),
         new ProcessCommandRunner(out::println),
         runner(),
         workspace(),
@@ -124,16 +136,7 @@ public final class TaskWiring {
     if (!scan.equals("graph") && !scan.equals("plan")) {
       throw new LivegateException(SCAN + " must be graph or plan, not " + scan);
     }
-    LambdaClient lambda = aws.build(LambdaClient.builder());
-    String trigger = Env.required(environment, TRIGGER_FUNCTION);
-    Consumer<String> invoke =
-        payload ->
-            lambda.invoke(
-                request ->
-                    request
-                        .functionName(trigger)
-                        .invocationType(InvocationType.EVENT)
-                        .payload(SdkBytes.fromString(payload, StandardCharsets.UTF_8)));
+    Consumer<String> invoke = triggerInvoker(Env.required(environment, TRIGGER_FUNCTION));
     return new CreateDeployStackJob(
         metadb.get().deployments(),
         new CreateDeployment(
@@ -148,7 +151,7 @@ public final class TaskWiring {
         checkout(),
         accounts,
         runner,
-        github.statuses(out::println),
+        deploymentStatuses(),
         new TriggerEvents() {
           @Override
           public void deploymentCreated(long deploymentId) {
@@ -185,6 +188,30 @@ public final class TaskWiring {
             Env.optional(environment, LOG_URL, ""),
             Runtime.getRuntime().availableProcessors()),
         out::println);
+  }
+
+  /**
+   * Tells the trigger which units a planned head changes, so that the merge gate can unblock pull
+   * requests that the running deployment does not touch (lock scope {@code units}). Without {@value
+   * #TRIGGER_FUNCTION} nothing is sent.
+   */
+  public void reportPlanned(PullRequestHead head, PlanPullRequestResult result) {
+    String trigger = Env.optional(environment, TRIGGER_FUNCTION, "");
+    if (!trigger.isEmpty()) {
+      triggerInvoker(trigger).accept(TriggerHandler.prPlanned(head, result));
+    }
+  }
+
+  /** An asynchronous invocation of the trigger with a payload. */
+  private Consumer<String> triggerInvoker(String trigger) {
+    LambdaClient lambda = aws.build(LambdaClient.builder());
+    return payload ->
+        lambda.invoke(
+            request ->
+                request
+                    .functionName(trigger)
+                    .invocationType(InvocationType.EVENT)
+                    .payload(SdkBytes.fromString(payload, StandardCharsets.UTF_8)));
   }
 
   /**

@@ -199,8 +199,9 @@ public final class Tasks {
 
     @Override
     public Integer call() {
-      PlanPullRequestResult result =
-          TaskWiring.fromEnvironment(environment, out).prPlanDispatch().plan(pullRequest.head());
+      TaskWiring wiring = TaskWiring.fromEnvironment(environment, out);
+      PlanPullRequestResult result = wiring.prPlanDispatch().plan(pullRequest.head());
+      wiring.reportPlanned(pullRequest.head(), result);
       return result.outcome() == PlanPullRequestResult.Outcome.FAILED ? 1 : 0;
     }
   }

@@ -14,6 +14,8 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.ScanLauncher;
+import io.livegate.core.deploy.StatusTexts;
+import io.livegate.core.pr.DeploymentStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestPlanner;
@@ -60,6 +62,7 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
   private final MergeGate gate;
   private final MergeLock lock;
   private final AdvanceDeployment advance;
+  private final DeploymentStatuses finalStatuses;
   private final Checkout checkout;
   private final Consumer<String> log;
   private final Clock clock = Clock.systemUTC();
@@ -99,6 +102,9 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
             clock);
     this.lock = gate.announcing(metadb.mergeLock(clock));
     this.checkout = new Checkout(settings.repositoryUrl(), checkoutToken);
+    this.finalStatuses =
+        new DeploymentStatuses(
+            wiring.deployments, wiring.executions, metadb.statuses(), statuses, "");
     this.advance =
         new AdvanceDeployment(
             wiring.deployments,
@@ -185,6 +191,13 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
               "deployment " + deploymentId + ": " + stack.executions().size() + " units to deploy");
         } catch (RuntimeException e) {
           log.accept("deployment " + deploymentId + ": the scan failed: " + e.getMessage());
+          statuses.publish(
+              merge.repository(),
+              merge.mergeCommit(),
+              StatusTexts.DEPLOY,
+              CommitStatusPublisher.State.FAILURE,
+              "no deployment stored: " + e.getMessage(),
+              "");
           advance.scanFailed(deploymentId, e.getMessage());
           return;
         }
@@ -208,6 +221,7 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
                   settings.runnerEnvironment())
               .run(deploymentId);
       log.accept("deployment " + deploymentId + " " + status.id());
+      finalStatuses.settle(deploymentId);
       lock.release(merge);
       wiring.deployments.lockHolder(merge.repository()).ifPresent(this::submit);
     } catch (RuntimeException e) {

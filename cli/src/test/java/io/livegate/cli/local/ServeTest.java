@@ -10,6 +10,7 @@ import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestHead;
@@ -107,6 +108,10 @@ class ServeTest {
             .containsExactly(
                 "PENDING deployment of PR #11 in progress", "SUCCESS no deployment in progress");
         assertThat(github.of(MergeGate.CONTEXT).get(0).state()).isEqualTo(State.PENDING);
+        assertThat(github.of(StatusTexts.DEPLOY))
+            .extracting(status -> status.sha() + " " + status.state() + " " + status.description())
+            .containsExactly(
+                commits.head() + " SUCCESS deployment " + deployment.id() + " succeeded");
       }
     }
   }

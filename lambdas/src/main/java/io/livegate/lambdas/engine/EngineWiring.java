@@ -7,6 +7,7 @@ import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.pr.DeploymentStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.StatusLedger;
@@ -69,6 +70,7 @@ public final class EngineWiring {
   private final CommitStatusPublisher statuses;
   private final MergeGate gate;
   private final AdvanceDeployment advance;
+  private final DeploymentStatuses deploymentStatuses;
 
   private EngineWiring(Map<String, String> environment) {
     AwsClients aws = new AwsClients(AwsSettings.from(environment));
@@ -89,6 +91,13 @@ public final class EngineWiring {
             LockScope.fromId(Env.optional(environment, LOCK_SCOPE, LockScope.REPO.id())),
             Env.optional(environment, STATUS_URL, ""),
             clock);
+    this.deploymentStatuses =
+        new DeploymentStatuses(
+            metadb.deployments(),
+            metadb.executions(),
+            metadb.statuses(),
+            statuses,
+            Env.optional(environment, STATUS_URL, ""));
     SfnFlows flows =
         new SfnFlows(
             aws.build(SfnClient.builder()),
@@ -119,6 +128,11 @@ public final class EngineWiring {
                 new SsmMergeLock(
                     aws.build(SsmClient.builder()), Env.required(environment, LOCK_PARAMETER))),
             clock);
+  }
+
+  /** The final statuses that no task posts (rejections, aborts, the deployment's end). */
+  public DeploymentStatuses deploymentStatuses() {
+    return deploymentStatuses;
   }
 
   public static EngineWiring fromEnvironment(Map<String, String> environment) {

@@ -3,16 +3,23 @@ package io.livegate.lambdas.trigger;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.pr.DeploymentStatuses;
+import io.livegate.core.pr.MergeGate;
+import io.livegate.core.pr.PlanPullRequestResult;
+import io.livegate.core.pr.PullRequestHead;
 import io.livegate.lambdas.Handlers;
 import io.livegate.lambdas.engine.EngineWiring;
 import io.livegate.statemachine.FlowOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -36,15 +43,29 @@ public final class TriggerHandler implements RequestStreamHandler {
   public static final String SCAN_FAILED = "scanFailed";
   public static final String STATUS_CHANGE = "Step Functions Execution Status Change";
 
-  private final Supplier<AdvanceDeployment> advance;
+  public static final String PR_PLANNED = "prPlanned";
+
+  /**
+   * What the trigger drives: the engine, the merge gate (a plan dispatch names a pull request's
+   * units), and the final statuses that no task posts.
+   */
+  public record Parts(AdvanceDeployment advance, MergeGate gate, DeploymentStatuses statuses) {}
+
+  private final Supplier<Parts> parts;
 
   /** The Lambda runtime's constructor: wires from the environment. */
   public TriggerHandler() {
-    this(EngineWiring.fromEnvironment(System.getenv())::advance);
+    this(parts(EngineWiring.fromEnvironment(System.getenv())));
   }
 
-  public TriggerHandler(Supplier<AdvanceDeployment> advance) {
-    this.advance = advance;
+  public TriggerHandler(Supplier<Parts> parts) {
+    this.parts = parts;
+  }
+
+  /** The parts as {@code engine} wires them. */
+  public static Supplier<Parts> parts(EngineWiring engine) {
+    Parts wired = new Parts(engine.advance(), engine.gate(), engine.deploymentStatuses());
+    return () -> wired;
   }
 
   @Override
@@ -61,14 +82,22 @@ public final class TriggerHandler implements RequestStreamHandler {
   /** Handles one event and says what it did. */
   public String handle(JsonNode event) {
     if (event.has(DEPLOYMENT_CREATED)) {
-      return advance.get().created(deploymentId(event, DEPLOYMENT_CREATED)).message();
+      long id = deploymentId(event, DEPLOYMENT_CREATED);
+      Parts wired = parts.get();
+      String message = wired.advance().created(id).message();
+      wired.statuses().settle(id);
+      return message;
     }
     if (event.has(SCAN_FAILED)) {
-      return advance
+      return parts
           .get()
+          .advance()
           .scanFailed(
               deploymentId(event, SCAN_FAILED), event.path("reason").asText("no reason given"))
           .message();
+    }
+    if (event.has(PR_PLANNED)) {
+      return prPlanned(parts.get().gate(), event.get(PR_PLANNED));
     }
     if (!STATUS_CHANGE.equals(event.path("detail-type").asText())) {
       return "ignored: not a deployment or a Step Functions status change";
@@ -87,7 +116,9 @@ public final class TriggerHandler implements RequestStreamHandler {
         return "ignored: " + name + " is " + status;
       }
     }
-    AdvanceDeployment.Advanced advanced = advance.get().flowEnded(name, outcome);
+    Parts wired = parts.get();
+    AdvanceDeployment.Advanced advanced = wired.advance().flowEnded(name, outcome);
+    wired.statuses().settleExecution(name);
     return name
         + " "
         + status
@@ -97,6 +128,50 @@ public final class TriggerHandler implements RequestStreamHandler {
         + advanced.started().size()
         + ", stopped "
         + advanced.stopped().size();
+  }
+
+  /** The payload pr-plan dispatch sends when it has planned a pull request's head. */
+  public static String prPlanned(PullRequestHead head, PlanPullRequestResult result) {
+    ObjectNode event = Handlers.JSON.createObjectNode();
+    ObjectNode planned = event.putObject(PR_PLANNED);
+    planned
+        .put("repository", head.repository())
+        .put("number", head.number())
+        .put("baseRef", head.baseRef())
+        .put("baseSha", head.baseSha())
+        .put("headSha", head.headSha())
+        .put("fromFork", head.fromFork())
+        .put("outcome", result.outcome().name())
+        .put("message", result.message());
+    ArrayNode units = planned.putArray("units");
+    result.units().forEach(units::add);
+    return event.toString();
+  }
+
+  private static String prPlanned(MergeGate gate, JsonNode planned) {
+    PullRequestHead head;
+    PlanPullRequestResult result;
+    try {
+      head =
+          new PullRequestHead(
+              planned.path("repository").asText(null),
+              planned.path("number").asInt(0),
+              planned.path("baseRef").asText(null),
+              planned.path("baseSha").asText(null),
+              planned.path("headSha").asText(null),
+              planned.path("fromFork").asBoolean(false));
+      List<String> units = new ArrayList<>();
+      planned.path("units").forEach(unit -> units.add(unit.asText()));
+      result =
+          new PlanPullRequestResult(
+              PlanPullRequestResult.Outcome.valueOf(planned.path("outcome").asText("")),
+              units,
+              planned.path("message").asText(""));
+    } catch (IllegalArgumentException e) {
+      throw new LivegateException("prPlanned is not a planned pull request: " + planned);
+    }
+    gate.planned(head, result);
+    return "pull request #" + head.number() + " at " + head.headSha() + ": " + result.outcome();
   }
 
   /** The payload create-deploy-stack sends once the deployment's stack is stored. */

@@ -13,6 +13,12 @@ import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.StatusTexts;
+import io.livegate.core.deploy.Vote;
+import io.livegate.core.pr.LockScope;
+import io.livegate.core.pr.PlanPullRequestResult;
+import io.livegate.core.pr.PullRequestHead;
+import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.lambdas.Handlers;
 import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
@@ -26,6 +32,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,7 +68,11 @@ class TriggerHandlerTest {
           new RecordingScanLauncher(),
           new InMemoryMergeLock(),
           Clock.systemUTC());
-  private final TriggerHandler handler = new TriggerHandler(() -> advance);
+  private final RecordingStatuses github = new RecordingStatuses();
+  private final TriggerHandler.Parts parts =
+      new TriggerHandler.Parts(
+          advance, engine.gate(github, LockScope.REPO), engine.deploymentStatuses(github));
+  private final TriggerHandler handler = new TriggerHandler(() -> parts);
   private final long deploymentId = engine.create.create(DEPLOYMENT).deployment().id();
 
   private Execution execution(String unit) {
@@ -311,5 +322,41 @@ class TriggerHandlerTest {
         .isInstanceOf(LivegateException.class)
         .hasMessage("the deploy flow's output needs the text field 'status'");
     assertThat(statuses()).isEqualTo(before);
+  }
+
+  @Test
+  void aPlannedHeadNamesItsUnitsForTheMergeGate() throws IOException {
+    PullRequestHead head =
+        new PullRequestHead("acme/live", 4, "main", "a".repeat(40), "b".repeat(40), false);
+    parts.gate().headChanged(head);
+
+    String message =
+        handler.handle(
+            Handlers.JSON.readTree(
+                TriggerHandler.prPlanned(
+                    head,
+                    new PlanPullRequestResult(
+                        PlanPullRequestResult.Outcome.STARTED, List.of(DNS), "1 unit"))));
+
+    assertThat(message).isEqualTo("pull request #4 at " + "b".repeat(40) + ": STARTED");
+    assertThat(engine.metadb.pullRequests().open("acme/live"))
+        .singleElement()
+        .satisfies(open -> assertThat(open.units()).contains(Set.of(DNS)));
+  }
+
+  @Test
+  void aRejectedUnitGetsItsFinalStatusFromTheTrigger() throws IOException {
+    created();
+    Execution dns = execution(DNS);
+    engine.castVote.cast(dns.id(), "alice", Vote.Choice.REJECT);
+
+    invoke(statusChange(dns.name(), "SUCCEEDED", output(dns.id(), "rejected")).toString());
+
+    assertThat(github.of(StatusTexts.deployContext(DNS, false)))
+        .extracting(s -> s.state() + " " + s.description())
+        .containsExactly("FAILURE rejected by the vote");
+    assertThat(github.of(StatusTexts.DEPLOY))
+        .extracting(s -> s.state() + " " + s.description())
+        .containsExactly("FAILURE deployment " + deploymentId + " was rejected");
   }
 }

@@ -1,6 +1,7 @@
 package io.livegate.sql.testing;
 
 import io.livegate.core.deploy.CastVote;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -9,6 +10,10 @@ import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.pr.DeploymentStatuses;
+import io.livegate.core.pr.LockScope;
+import io.livegate.core.pr.MergeGate;
+import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.sql.JdbiDeploymentStore;
 import io.livegate.sql.JdbiExecutionStore;
@@ -61,6 +66,32 @@ public final class Engine {
       }
     }
     return results;
+  }
+
+  /**
+   * The merge gate over this metadb, posting through {@code github} and recording in the ledger.
+   */
+  public MergeGate gate(CommitStatusPublisher github, LockScope scope) {
+    Clock clock = Clock.systemUTC();
+    return new MergeGate(
+        deployments,
+        executions,
+        metadb.pullRequests(),
+        metadb.statuses(),
+        StatusLedger.recording(github, metadb.statuses(), clock),
+        scope,
+        "http://livegate.test/status",
+        clock);
+  }
+
+  /** The final statuses over this metadb, posting through {@code github} and recording them. */
+  public DeploymentStatuses deploymentStatuses(CommitStatusPublisher github) {
+    return new DeploymentStatuses(
+        deployments,
+        executions,
+        metadb.statuses(),
+        StatusLedger.recording(github, metadb.statuses(), Clock.systemUTC()),
+        "http://livegate.test/logs");
   }
 
   public static Engine fresh() {

@@ -56,16 +56,7 @@ public final class Webhooks {
     Metadb metadb = engine.metadb;
     Clock clock = Clock.systemUTC();
     var statuses = StatusLedger.recording(github, metadb.statuses(), clock);
-    this.gate =
-        new MergeGate(
-            metadb.deployments(),
-            metadb.executions(),
-            metadb.pullRequests(),
-            metadb.statuses(),
-            statuses,
-            scope,
-            "http://livegate.test/status",
-            clock);
+    this.gate = engine.gate(github, scope);
     this.advance =
         new AdvanceDeployment(
             engine.deployments,

@@ -113,13 +113,11 @@ class AwsDeployFlowTest {
                   + MotoDeployment.LOG_URL);
     }
     assertThat(flow.commitStatuses.of(StatusTexts.DEPLOY))
-        .singleElement()
-        .satisfies(
-            s -> {
-              assertThat(s.sha()).isEqualTo(flow.repo.head());
-              assertThat(s.description())
-                  .isEqualTo("deployment " + flow.deploymentId + ": 10 units");
-            });
+        .allSatisfy(s -> assertThat(s.sha()).isEqualTo(flow.repo.head()))
+        .extracting(s -> s.state() + " " + s.description())
+        .containsExactly(
+            "PENDING deployment " + flow.deploymentId + ": 10 units",
+            "SUCCESS deployment " + flow.deploymentId + " succeeded");
   }
 
   @Test

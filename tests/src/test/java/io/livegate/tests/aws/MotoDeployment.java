@@ -10,6 +10,7 @@ import io.livegate.core.account.Accounts;
 import io.livegate.core.account.AccountsFile;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CastVote;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
@@ -25,6 +26,10 @@ import io.livegate.core.flow.FlowDecision;
 import io.livegate.core.flow.RequestVotes;
 import io.livegate.core.flow.VoteDesk;
 import io.livegate.core.flow.VoteLinks;
+import io.livegate.core.pr.DeploymentStatuses;
+import io.livegate.core.pr.LockScope;
+import io.livegate.core.pr.MergeGate;
+import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
@@ -258,7 +263,23 @@ public final class MotoDeployment implements AutoCloseable {
                 taskDefinition),
             lock,
             clock);
-    trigger = new TriggerHandler(() -> advance);
+    CommitStatusPublisher ledgered =
+        StatusLedger.recording(commitStatuses, metadb.statuses(), clock);
+    TriggerHandler.Parts triggerParts =
+        new TriggerHandler.Parts(
+            advance,
+            new MergeGate(
+                metadb.deployments(),
+                metadb.executions(),
+                metadb.pullRequests(),
+                metadb.statuses(),
+                ledgered,
+                LockScope.REPO,
+                "",
+                clock),
+            new DeploymentStatuses(
+                metadb.deployments(), metadb.executions(), metadb.statuses(), ledgered, LOG_URL));
+    trigger = new TriggerHandler(() -> triggerParts);
     RequestVotes requestVotes =
         new RequestVotes(
             metadb.executions(),
@@ -308,7 +329,7 @@ public final class MotoDeployment implements AutoCloseable {
             plans,
             tokens,
             new Checkout(repo.root().toString(), Optional.empty()),
-            commitStatuses,
+            StatusLedger.recording(commitStatuses, metadb.statuses(), clock),
             new ProcessCommandRunner(line -> {}),
             RunnerKind.TERRAFORM,
             workspace(),
@@ -341,7 +362,7 @@ public final class MotoDeployment implements AutoCloseable {
             new Checkout(repo.root().toString(), Optional.empty()),
             accounts,
             RunnerKind.TERRAFORM,
-            commitStatuses,
+            StatusLedger.recording(commitStatuses, metadb.statuses(), clock),
             new TriggerEvents() {
               @Override
               public void deploymentCreated(long id) {
@@ -636,15 +657,28 @@ public final class MotoDeployment implements AutoCloseable {
     return event;
   }
 
+  /**
+   * moto's model dump. Building it races with moto's own Step Functions threads (an ECS task's
+   * network interface appears between its check and its dump, and the dump answers 500), so a 500
+   * is asked again, a few times.
+   */
   private JsonNode motoData() {
     try {
-      HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(moto.endpoint().resolve(URI.create("/moto-api/data.json")))
-                  .GET()
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      return JSON.readTree(response.body());
+      HttpResponse<String> response = null;
+      for (int attempt = 0; attempt < 5; attempt++) {
+        response =
+            http.send(
+                HttpRequest.newBuilder(moto.endpoint().resolve(URI.create("/moto-api/data.json")))
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 200) {
+          return JSON.readTree(response.body());
+        }
+        Thread.sleep(100);
+      }
+      throw new IllegalStateException(
+          "moto's /moto-api/data.json answered " + response.statusCode() + " five times");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.lambdas.aws.AwsSettings;
+import io.livegate.lambdas.aws.EcsPullRequestPlanner;
 import io.livegate.lambdas.aws.EcsScanLauncher;
 import io.livegate.lambdas.aws.EcsTasks;
 import io.livegate.lambdas.aws.MetadbSource;
@@ -88,23 +90,8 @@ class WebhookAwsTest {
               .arn());
     }
     cluster = ecs.createCluster(r -> r.clusterName("livegate")).cluster().clusterArn();
-    String taskDefinition =
-        ecs.registerTaskDefinition(
-                r ->
-                    r.family("livegate-create-deploy-stack")
-                        .requiresCompatibilities(Compatibility.FARGATE)
-                        .networkMode(NetworkMode.AWSVPC)
-                        .cpu("1024")
-                        .memory("2048")
-                        .containerDefinitions(
-                            c ->
-                                c.name("tasks")
-                                    .image("livegate/ecs-tasks:test")
-                                    .cpu(1024)
-                                    .memory(2048)
-                                    .essential(true)))
-            .taskDefinition()
-            .taskDefinitionArn();
+    String taskDefinition = taskDefinition("livegate-create-deploy-stack");
+    env.put(EcsPullRequestPlanner.TASK_DEFINITION, taskDefinition("livegate-pr-plan-dispatch"));
     MotoServer.Network network = MOTO.network();
     env.put(EngineWiring.STATE_MACHINE, "arn:aws:states:us-east-1:123456789012:stateMachine:x");
     env.put(EngineWiring.LOCK_PARAMETER, LOCK);
@@ -115,7 +102,26 @@ class WebhookAwsTest {
     env.put(WebhookWiring.REPOSITORY, Webhooks.REPOSITORY);
     env.put(WebhookWiring.TRUNK, Webhooks.TRUNK);
     webhook = new WebhookHandler(WebhookWiring.fromEnvironment(env)::receiver);
-    trigger = new TriggerHandler(EngineWiring.fromEnvironment(env)::advance);
+    trigger = new TriggerHandler(TriggerHandler.parts(EngineWiring.fromEnvironment(env)));
+  }
+
+  private String taskDefinition(String family) {
+    return ecs.registerTaskDefinition(
+            r ->
+                r.family(family)
+                    .requiresCompatibilities(Compatibility.FARGATE)
+                    .networkMode(NetworkMode.AWSVPC)
+                    .cpu("1024")
+                    .memory("2048")
+                    .containerDefinitions(
+                        c ->
+                            c.name("tasks")
+                                .image("livegate/ecs-tasks:test")
+                                .cpu(1024)
+                                .memory(2048)
+                                .essential(true)))
+        .taskDefinition()
+        .taskDefinitionArn();
   }
 
   private JsonNode deliver(ObjectNode payload) throws IOException {
@@ -196,6 +202,31 @@ class WebhookAwsTest {
     // The same report again changes nothing: the lock stays with the second merge.
     trigger.handle(JSON.readTree(TriggerHandler.scanFailed(1, "checkout failed")));
     assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+  }
+
+  @Test
+  void anOpenedPullRequestStartsPrPlanDispatchWithItsHeadAsArgv() throws IOException {
+    ObjectNode opened = Webhooks.opened(12, Webhooks.sha(120));
+
+    JsonNode response = deliver(opened);
+
+    assertThat(response.get("statusCode").asInt()).isEqualTo(202);
+    PullRequestHead head =
+        new PullRequestHead(
+            Webhooks.REPOSITORY,
+            12,
+            Webhooks.TRUNK,
+            opened.at("/pull_request/base/sha").asText(),
+            Webhooks.sha(120),
+            false);
+    assertThat(MOTO.runningTasks(cluster))
+        .singleElement()
+        .satisfies(
+            task ->
+                assertThat(task.overrides().containerOverrides().get(0).command())
+                    .isEqualTo(EcsPullRequestPlanner.dispatchCommand(head)));
+    org.assertj.core.api.Assertions.assertThatThrownBy(this::lockHolder)
+        .isInstanceOf(ParameterNotFoundException.class);
   }
 
   @Test

@@ -1,0 +1,128 @@
+package io.livegate.core.pr;
+
+import io.livegate.core.deploy.CommitStatusPublisher;
+import io.livegate.core.deploy.CommitStatusPublisher.State;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.DeploymentStore;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.ExecutionStore;
+import io.livegate.core.deploy.StatusTexts;
+import java.util.Optional;
+
+/**
+ * The final commit statuses that no task posts: terra-run posts a unit's plan and apply, but a
+ * rejection, a vote that timed out, an empty plan that was skipped, an abort and the deployment's
+ * own end happen in the flow or the engine. After every trigger event the deployment is settled:
+ * each finished execution whose {@code livegate/deploy: <unit>} status is still pending (or was
+ * never posted) gets its final state, and a finished deployment gets its {@code livegate/deploy}.
+ * The ledger makes it idempotent: a status already final is not posted again.
+ */
+public final class DeploymentStatuses {
+  private final DeploymentStore deployments;
+  private final ExecutionStore executions;
+  private final StatusLedger ledger;
+  private final CommitStatusPublisher statuses;
+  private final String logUrl;
+
+  /**
+   * @param statuses posts and records in {@code ledger} (see {@link StatusLedger#recording})
+   * @param logUrl where the statuses link to; may be empty
+   */
+  public DeploymentStatuses(
+      DeploymentStore deployments,
+      ExecutionStore executions,
+      StatusLedger ledger,
+      CommitStatusPublisher statuses,
+      String logUrl) {
+    this.deployments = deployments;
+    this.executions = executions;
+    this.ledger = ledger;
+    this.statuses = statuses;
+    this.logUrl = logUrl;
+  }
+
+  /** Settles the deployment of the execution named {@code executionName}, if there is one. */
+  public void settleExecution(String executionName) {
+    executions.findByName(executionName).ifPresent(e -> settle(e.deploymentId()));
+  }
+
+  /** Posts every final status of the deployment that is not posted yet. */
+  public void settle(long deploymentId) {
+    Optional<Deployment> found = deployments.find(deploymentId);
+    if (found.isEmpty() || !found.get().stackStored()) {
+      return;
+    }
+    Deployment deployment = found.get();
+    for (Execution execution : executions.list(deploymentId)) {
+      finalState(execution)
+          .ifPresent(
+              state ->
+                  postIfUnsettled(
+                      deployment,
+                      StatusTexts.deployContext(execution.unit(), execution.rollback()),
+                      state));
+    }
+    finalState(deployment)
+        .ifPresent(state -> postIfUnsettled(deployment, StatusTexts.DEPLOY, state));
+  }
+
+  private record Final(State state, String description) {}
+
+  private void postIfUnsettled(Deployment deployment, String context, Final state) {
+    String repository = deployment.pullRequest().repository();
+    String sha = deployment.pullRequest().mergeCommit();
+    Optional<PostedStatus> last = ledger.last(repository, sha, context);
+    if (last.isPresent() && last.get().state() != State.PENDING) {
+      return;
+    }
+    statuses.publish(repository, sha, context, state.state(), state.description(), logUrl);
+  }
+
+  private static Optional<Final> finalState(Execution execution) {
+    ExecutionStatus status = execution.status();
+    if (status == ExecutionStatus.SUCCEEDED) {
+      return Optional.of(
+          new Final(
+              State.SUCCESS,
+              execution.decision() == null ? "no changes; nothing to apply" : "applied"));
+    }
+    if (status == ExecutionStatus.REJECTED) {
+      return Optional.of(
+          new Final(
+              State.FAILURE,
+              "rejected".equals(execution.decision())
+                  ? "rejected by the vote"
+                  : "no decision before the vote timed out"));
+    }
+    if (status == ExecutionStatus.FAILED) {
+      return Optional.of(new Final(State.FAILURE, "the deploy flow failed; see the log"));
+    }
+    if (status == ExecutionStatus.ABORTED) {
+      return Optional.of(
+          new Final(State.ERROR, "aborted: a unit it waits for failed or was rejected"));
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Final> finalState(Deployment deployment) {
+    String name = "deployment " + deployment.id();
+    DeploymentStatus status = deployment.status();
+    if (status == DeploymentStatus.SUCCEEDED) {
+      return Optional.of(new Final(State.SUCCESS, name + " succeeded"));
+    }
+    if (status == DeploymentStatus.REJECTED) {
+      return Optional.of(new Final(State.FAILURE, name + " was rejected"));
+    }
+    if (status == DeploymentStatus.FAILED) {
+      return Optional.of(new Final(State.FAILURE, name + " failed"));
+    }
+    if (status == DeploymentStatus.ROLLBACK_FAILED) {
+      return Optional.of(
+          new Final(
+              State.ERROR, name + ": a rollback failed; the lock stays held for an operator"));
+    }
+    return Optional.empty();
+  }
+}
