@@ -358,10 +358,13 @@ public final class LivegateStack extends Stack {
     readSecret(prPlanUnit.getTaskRole(), githubToken);
     assume(prPlanUnit.getTaskRole(), config.planRoleArns());
 
-    // pr-plan dispatch scans the pull request (reading configs, running none of its code) and
-    // starts a pr-plan unit per changed unit: it may start that task and assumes no role.
+    // pr-plan dispatch scans the pull request (reading configs, running none of its code), starts
+    // a pr-plan unit per changed unit, and tells the trigger which units the head changes (the
+    // merge gate's lock scope "units"): it may start that task and invoke the trigger, and assumes
+    // no role.
     Map<String, String> prPlanDispatchEnvironment = taskEnvironment();
     prPlanDispatchEnvironment.put(TaskWiring.PLAN_FORKS, Boolean.toString(config.allowForkPrs()));
+    prPlanDispatchEnvironment.put(TaskWiring.TRIGGER_FUNCTION, triggerArn);
     prPlanDispatchEnvironment.putAll(ecsEnvironment());
     // The planner's settings require the dispatch's own definition, which the dispatch never
     // starts (nor may it: its role runs pr-plan-unit only). Its ARN would be a reference of the
@@ -380,6 +383,7 @@ public final class LivegateStack extends Stack {
             true);
     readSecret(prPlanDispatch.getTaskRole(), githubToken);
     runTask(prPlanDispatch.getTaskRole(), prPlanUnit);
+    allow(prPlanDispatch.getTaskRole(), List.of("lambda:InvokeFunction"), List.of(triggerArn));
 
     Map<String, String> terraRunEnvironment = taskEnvironment();
     terraRunEnvironment.put(EngineWiring.RUNNER, config.runner());

@@ -114,7 +114,11 @@ class IamBoundariesTest {
                 Set.of("secretsmanager:GetSecretValue", "lambda:InvokeFunction")),
             Map.entry(
                 "pr-plan-dispatch",
-                Set.of("secretsmanager:GetSecretValue", "ecs:RunTask", "iam:PassRole")),
+                Set.of(
+                    "secretsmanager:GetSecretValue",
+                    "ecs:RunTask",
+                    "iam:PassRole",
+                    "lambda:InvokeFunction")),
             Map.entry("pr-plan-unit", Set.of("secretsmanager:GetSecretValue", "sts:AssumeRole")),
             Map.entry(
                 "terra-run-plan",
@@ -283,6 +287,18 @@ class IamBoundariesTest {
     for (String entryPoint : rolesAllowed("states:SendTaskSuccess")) {
       assertThat(iam.resources(role(entryPoint), "states:SendTaskSuccess"))
           .containsExactly(stateMachine);
+    }
+  }
+
+  @Test
+  void onlyCreateDeployStackAndPrPlanDispatchInvokeAndOnlyTheTrigger() {
+    assertThat(rolesAllowed("lambda:InvokeFunction"))
+        .containsExactlyInAnyOrder("create-deploy-stack", "pr-plan-dispatch");
+    for (String entryPoint : rolesAllowed("lambda:InvokeFunction")) {
+      assertThat(iam.resources(role(entryPoint), "lambda:InvokeFunction"))
+          .as(entryPoint)
+          .singleElement()
+          .satisfies(arn -> assertThat(arn.toString()).contains("-trigger:live"));
     }
   }
 

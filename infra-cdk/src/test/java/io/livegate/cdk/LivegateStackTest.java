@@ -657,6 +657,7 @@ class LivegateStackTest {
                 Set.of(
                     TaskWiring.ACCOUNTS,
                     TaskWiring.PLAN_FORKS,
+                    TaskWiring.TRIGGER_FUNCTION,
                     EcsPullRequestPlanner.TASK_DEFINITION,
                     EcsPullRequestPlanner.UNIT_TASK_DEFINITION)),
             "pr-plan-unit",
