@@ -18,7 +18,6 @@ import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
 import io.livegate.sql.testing.SyntheticDeployments;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -59,16 +58,7 @@ class AdvanceDeploymentTest {
   private AdvanceDeployment advance = advanceOn(engine);
 
   private AdvanceDeployment advanceOn(Engine on) {
-    return new AdvanceDeployment(
-        on.deployments,
-        on.executions,
-        on.release,
-        on.outcomes,
-        on.startNext,
-        flows,
-        scans,
-        lock,
-        Clock.systemUTC());
+    return on.advance(flows, scans, lock);
   }
 
   private void usePolicy(FailurePolicy policy) {

@@ -17,7 +17,6 @@ import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
 import io.livegate.sql.testing.SyntheticDeployments;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -56,16 +55,7 @@ class CrashedOutcomeTest {
   private final InMemoryFlowLauncher flows = new InMemoryFlowLauncher();
   private final InMemoryMergeLock lock = new InMemoryMergeLock();
   private final AdvanceDeployment advance =
-      new AdvanceDeployment(
-          engine.deployments,
-          engine.executions,
-          engine.release,
-          engine.outcomes,
-          engine.startNext,
-          flows,
-          new RecordingScanLauncher(),
-          lock,
-          Clock.systemUTC());
+      engine.advance(flows, new RecordingScanLauncher(), lock);
 
   @Test
   void aCrashWhileAbortingTheDependentsLeavesTheFailureUnrecordedAndTheRepeatAbortsThem() {

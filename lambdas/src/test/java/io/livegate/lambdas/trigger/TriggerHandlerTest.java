@@ -29,7 +29,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,16 +57,7 @@ class TriggerHandlerTest {
   private final Engine engine = Engine.fresh();
   private final InMemoryFlowLauncher flows = new InMemoryFlowLauncher();
   private final AdvanceDeployment advance =
-      new AdvanceDeployment(
-          engine.deployments,
-          engine.executions,
-          engine.release,
-          engine.outcomes,
-          engine.startNext,
-          flows,
-          new RecordingScanLauncher(),
-          new InMemoryMergeLock(),
-          Clock.systemUTC());
+      engine.advance(flows, new RecordingScanLauncher(), new InMemoryMergeLock());
   private final RecordingStatuses github = new RecordingStatuses();
   private final TriggerHandler.Parts parts =
       new TriggerHandler.Parts(

@@ -1,14 +1,18 @@
 package io.livegate.sql.testing;
 
+import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CastVote;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.FlowLauncher;
+import io.livegate.core.deploy.MergeLock;
 import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
+import io.livegate.core.deploy.ScanLauncher;
 import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.pr.DeploymentStatuses;
 import io.livegate.core.pr.LockScope;
@@ -66,6 +70,20 @@ public final class Engine {
       }
     }
     return results;
+  }
+
+  /** The trigger's use case over this engine, with the runtime's ports given. */
+  public AdvanceDeployment advance(FlowLauncher flows, ScanLauncher scans, MergeLock lock) {
+    return new AdvanceDeployment(
+        deployments,
+        executions,
+        release,
+        outcomes,
+        startNext,
+        flows,
+        scans,
+        lock,
+        Clock.systemUTC());
   }
 
   /**

@@ -65,20 +65,18 @@ public final class SyntheticDeployments {
    */
   public static CreateDeploymentCommand command(
       int prNumber, Accounts accounts, List<PlannedExecution> units) {
+    DeployStack stack = stack("base-" + prNumber, "merge-" + prNumber, accounts, units);
+    return Scenarios.command(stack, accounts, prNumber, stack.base());
+  }
+
+  /** The graph scan's deploy stack of {@code units} between {@code base} and {@code head}. */
+  public static DeployStack stack(
+      String base, String head, Accounts accounts, List<PlannedExecution> units) {
     List<AccountOrder> orders =
         accounts.all().stream()
             .map(account -> new AccountOrder(account.name(), account.path(), account.dependsOn()))
             .toList();
-    DeployStack stack =
-        new DeployStack(
-            ScanMode.GRAPH,
-            "base-" + prNumber,
-            "merge-" + prNumber,
-            orders,
-            units,
-            List.of(),
-            List.of());
-    return Scenarios.command(stack, accounts, prNumber, stack.base());
+    return new DeployStack(ScanMode.GRAPH, base, head, orders, units, List.of(), List.of());
   }
 
   /**

@@ -12,10 +12,8 @@ import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.AccountOrder;
 import io.livegate.core.scan.DeployStack;
 import io.livegate.core.scan.PlannedExecution;
-import io.livegate.core.scan.ScanMode;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.webhook.WebhookReceiver;
 import io.livegate.core.webhook.WebhookRequest;
@@ -57,17 +55,7 @@ public final class Webhooks {
     Clock clock = Clock.systemUTC();
     var statuses = StatusLedger.recording(github, metadb.statuses(), clock);
     this.gate = engine.gate(github, scope);
-    this.advance =
-        new AdvanceDeployment(
-            engine.deployments,
-            engine.executions,
-            engine.release,
-            engine.outcomes,
-            engine.startNext,
-            flows,
-            scans,
-            gate.announcing(metadb.mergeLock(clock)),
-            clock);
+    this.advance = engine.advance(flows, scans, gate.announcing(metadb.mergeLock(clock)));
     this.receiver =
         new WebhookReceiver(
             new WebhookSettings(
@@ -141,19 +129,8 @@ public final class Webhooks {
 
   /** Stores the stack create-deploy-stack would store for {@code merge}: {@code units}. */
   public long storeStack(MergedPullRequest merge, Accounts accounts, List<PlannedExecution> units) {
-    List<AccountOrder> orders =
-        accounts.all().stream()
-            .map(account -> new AccountOrder(account.name(), account.path(), account.dependsOn()))
-            .toList();
     DeployStack stack =
-        new DeployStack(
-            ScanMode.GRAPH,
-            merge.baseCommit(),
-            merge.mergeCommit(),
-            orders,
-            units,
-            List.of(),
-            List.of());
+        SyntheticDeployments.stack(merge.baseCommit(), merge.mergeCommit(), accounts, units);
     return engine
         .create
         .create(new CreateDeploymentCommand(merge, stack, accounts, RunnerKind.TERRAFORM))
