@@ -111,6 +111,26 @@ class AdvanceDeploymentTest {
   }
 
   @Test
+  void aStartedDeploymentWithoutItsStackGetsItsScanLaunchedAndThenItsFlows() {
+    long id = engine.deployments.enqueue(FIRST.pullRequest(), Instant.now()).deployment().id();
+    engine.startNext.startNext(FIRST.pullRequest().repository());
+
+    Advanced launched = advance.created(id);
+
+    assertThat(launched.message())
+        .isEqualTo("deployment " + id + " has no stored stack yet; launched its scan");
+    assertThat(scans.launched()).containsExactly(id);
+    assertThat(lock.holder()).contains(FIRST.pullRequest());
+    assertThat(flows.flows()).isEmpty();
+
+    assertThat(engine.create.create(FIRST).deployment().id()).isEqualTo(id);
+    advance.created(id);
+
+    assertThat(flows.flows()).hasSize(2);
+    assertThat(scans.launched()).containsExactly(id);
+  }
+
+  @Test
   void aSuccessStartsADependentOnlyOnceAllItsDependenciesSucceeded() {
     long id = store(FIRST);
     advance.created(id);

@@ -70,10 +70,11 @@ public final class AdvanceDeployment {
   }
 
   /**
-   * A deployment's stack was stored: start the flows of its ready executions. Executions that are
-   * already running (an earlier call claimed them, then died before starting their flows) are
-   * started again, which the launcher makes harmless. A stack with nothing to deploy finishes the
-   * deployment, and the lock passes on.
+   * A deployment was started or its stack was stored: start the flows of its ready executions, or
+   * launch its scan when the stack is not stored yet. Executions that are already running (an
+   * earlier call claimed them, then died before starting their flows) are started again, which the
+   * launcher makes harmless. A stack with nothing to deploy finishes the deployment, and the lock
+   * passes on.
    */
   public Advanced created(long deploymentId) {
     Optional<Deployment> deployment = deployments.find(deploymentId);
@@ -95,8 +96,11 @@ public final class AdvanceDeployment {
           Optional.empty());
     }
     if (!deployment.get().stackStored()) {
+      // It holds the lock without its stack (started by a call that died before launching its
+      // scan, or by create-deploy-stack for another merge): its scan is launched (again).
+      activate(deployment.get(), true);
       return new Advanced(
-          "deployment " + deploymentId + " has no stored stack yet; nothing to start",
+          "deployment " + deploymentId + " has no stored stack yet; launched its scan",
           List.of(),
           List.of(),
           Optional.empty());
