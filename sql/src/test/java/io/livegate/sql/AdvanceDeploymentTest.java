@@ -2,9 +2,14 @@ package io.livegate.sql;
 
 import static io.livegate.sql.testing.SyntheticDeployments.command;
 import static io.livegate.sql.testing.SyntheticDeployments.unit;
+import static io.livegate.sql.testing.TwoMerges.APP;
+import static io.livegate.sql.testing.TwoMerges.DNS;
+import static io.livegate.sql.testing.TwoMerges.FIRST;
+import static io.livegate.sql.testing.TwoMerges.NETWORK;
+import static io.livegate.sql.testing.TwoMerges.SECOND;
+import static io.livegate.sql.testing.TwoMerges.SOLO;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.AdvanceDeployment.Advanced;
 import io.livegate.core.deploy.CreateDeploymentCommand;
@@ -17,7 +22,6 @@ import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
-import io.livegate.sql.testing.SyntheticDeployments;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -30,27 +34,6 @@ import org.junit.jupiter.api.Test;
  * repository and merge commit): the use case needs nothing more of Step Functions or SSM.
  */
 class AdvanceDeploymentTest {
-  private static final String DNS = "account-0/dns";
-  private static final String NETWORK = "account-0/network";
-  private static final String APP = "account-0/app";
-  private static final String SOLO = "account-0/solo";
-
-  private static final Accounts ACCOUNTS =
-      SyntheticDeployments.accounts(1, SyntheticDeployments.VOTERS, 2, 1);
-
-  /** dns and network first, then app, which depends on both. */
-  private static final CreateDeploymentCommand FIRST =
-      command(
-          1,
-          ACCOUNTS,
-          List.of(
-              unit(DNS, "account-0", 0, List.of()),
-              unit(NETWORK, "account-0", 0, List.of()),
-              unit(APP, "account-0", 1, List.of(DNS, NETWORK))));
-
-  private static final CreateDeploymentCommand SECOND =
-      command(2, ACCOUNTS, List.of(unit(SOLO, "account-0", 0, List.of())));
-
   private final InMemoryFlowLauncher flows = new InMemoryFlowLauncher();
   private final InMemoryMergeLock lock = new InMemoryMergeLock();
   private final RecordingScanLauncher scans = new RecordingScanLauncher();
