@@ -36,7 +36,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -260,12 +259,7 @@ public final class TaskWiring {
   }
 
   private RunnerKind runner() {
-    String value = Env.optional(environment, EngineWiring.RUNNER, "terragrunt");
-    try {
-      return RunnerKind.valueOf(value.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new LivegateException(
-          EngineWiring.RUNNER + " must be terragrunt or terraform, not " + value);
-    }
+    return EngineWiring.enumValue(
+        RunnerKind.class, environment, EngineWiring.RUNNER, RunnerKind.TERRAGRUNT);
   }
 }

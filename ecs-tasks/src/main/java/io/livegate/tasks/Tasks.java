@@ -36,12 +36,13 @@ public final class Tasks {
   }
 
   /**
-   * The command line; {@code @file} arguments are not expanded, since arguments carry pull request
-   * data such as unit paths.
+   * The command line; {@code @file} arguments are not expanded and an option's value may look like
+   * an option, since arguments carry pull request data such as unit paths and branch names.
    */
   static CommandLine commandLine(Map<String, String> environment, PrintWriter out) {
     return new CommandLine(new Tasks(), new Factory(environment, out))
         .setExpandAtFiles(false)
+        .setAllowOptionsAsOptionParameters(true)
         .setOut(out)
         .setErr(out)
         .setExecutionExceptionHandler(
@@ -105,9 +106,11 @@ public final class Tasks {
 
     @Override
     public Integer call() {
-      MergedPullRequest merge =
-          new MergedPullRequest(repository, pullRequest, baseRef, headRef, baseSha, mergeSha);
-      return TaskWiring.fromEnvironment(environment, out).createDeployStack().run(merge);
+      return TaskWiring.fromEnvironment(environment, out).createDeployStack().run(merge());
+    }
+
+    MergedPullRequest merge() {
+      return new MergedPullRequest(repository, pullRequest, baseRef, headRef, baseSha, mergeSha);
     }
   }
 

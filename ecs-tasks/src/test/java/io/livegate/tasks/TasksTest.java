@@ -2,9 +2,11 @@ package io.livegate.tasks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PlanUnitCommand;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.lambdas.aws.EcsPullRequestPlanner;
+import io.livegate.lambdas.aws.EcsScanLauncher;
 import io.livegate.lambdas.aws.EcsTasks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -15,8 +17,9 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * The pr-plan commands that {@link EcsPullRequestPlanner} starts parse back, in the task's main, to
- * exactly the pull request and unit they were built from, however hostile the unit path.
+ * The commands that {@link EcsPullRequestPlanner} and {@link EcsScanLauncher} start parse back, in
+ * the task's main, to exactly the pull request, unit or merge they were built from, however hostile
+ * the unit path or branch name.
  */
 class TasksTest {
   private static final String BASE = "1111111111111111111111111111111111111111";
@@ -50,6 +53,19 @@ class TasksTest {
     Object parsed = leaf(EcsPullRequestPlanner.dispatchCommand(head));
 
     assertThat(((Tasks.PrPlanDispatch) parsed).pullRequest.head()).isEqualTo(head);
+  }
+
+  @Test
+  void aCreateDeployStackCommandParsesBackToTheSameMerge() {
+    for (String headRef :
+        List.of(
+            "feature/a", "--merge-sha=" + BASE, "-h", "it's $(touch /tmp/pwned)", "@file", "")) {
+      MergedPullRequest merge = new MergedPullRequest("acme/live", 9, "main", headRef, BASE, HEAD);
+
+      Object parsed = leaf(EcsScanLauncher.command(merge));
+
+      assertThat(((Tasks.CreateDeployStack) parsed).merge()).as(headRef).isEqualTo(merge);
+    }
   }
 
   @Test

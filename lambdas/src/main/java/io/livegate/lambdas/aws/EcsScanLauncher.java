@@ -31,21 +31,18 @@ public final class EcsScanLauncher implements ScanLauncher {
         "create-deploy-stack of deployment " + deployment.id());
   }
 
-  /** create-deploy-stack's argv for the merge. */
+  /**
+   * create-deploy-stack's argv for the merge: every value is one {@code --option=value} element, so
+   * a branch name, even one that looks like an option, stays the value it is.
+   */
   public static List<String> command(MergedPullRequest merge) {
     return List.of(
         "create-deploy-stack",
-        "--repository",
-        merge.repository(),
-        "--pull-request",
-        Integer.toString(merge.number()),
-        "--base-ref",
-        merge.baseRef() == null ? "" : merge.baseRef(),
-        "--head-ref",
-        merge.headRef() == null ? "" : merge.headRef(),
-        "--base-sha",
-        merge.baseCommit(),
-        "--merge-sha",
-        merge.mergeCommit());
+        "--repository=" + merge.repository(),
+        "--pull-request=" + merge.number(),
+        "--base-ref=" + (merge.baseRef() == null ? "" : merge.baseRef()),
+        "--head-ref=" + (merge.headRef() == null ? "" : merge.headRef()),
+        "--base-sha=" + merge.baseCommit(),
+        "--merge-sha=" + merge.mergeCommit());
   }
 }

@@ -169,7 +169,8 @@ public final class EngineWiring {
     return advance;
   }
 
-  static <E extends Enum<E>> E enumValue(
+  /** The enum constant that the variable {@code name} names, case-insensitively; else an error. */
+  public static <E extends Enum<E>> E enumValue(
       Class<E> type, Map<String, String> environment, String name, E fallback) {
     String value = Env.optional(environment, name, fallback.name());
     try {

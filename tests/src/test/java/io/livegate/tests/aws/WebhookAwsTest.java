@@ -176,7 +176,7 @@ class WebhookAwsTest {
             override -> {
               assertThat(override.name()).isEqualTo("tasks");
               assertThat(override.command()).isEqualTo(EcsScanLauncher.command(merge(first)));
-              assertThat(override.command()).contains("feature/$(touch x) 'a b'");
+              assertThat(override.command()).contains("--head-ref=feature/$(touch x) 'a b'");
             });
     assertThat(tasks.get(0).launchTypeAsString()).isEqualTo("FARGATE");
   }
