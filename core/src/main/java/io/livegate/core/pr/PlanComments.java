@@ -7,10 +7,13 @@ import java.util.function.Consumer;
 
 /**
  * Keeps livegate's one plan comment on a pull request up to date. The dispatch starts it with a
- * "planning" block per unit; each unit's task then replaces its own block. The tasks share no
- * store, so a write can race another unit's: after each write the comment is read back, and the
- * write is repeated while the unit's block lost the race. A comment that cannot be written is
- * logged and never fails a plan.
+ * "planning" block per unit; each unit's task then replaces its own block. Writers that share this
+ * object (the local planner's threads) take turns, so none loses another's block. Tasks in other
+ * processes share no store, so a write can still race another unit's: after each write the comment
+ * is read back, and the write is repeated while the unit's block lost the race; a write that lands
+ * after that check can still put back an earlier block (GitHub offers no conditional update of a
+ * comment), and the unit's commit status stays the authoritative outcome. A comment that cannot be
+ * written is logged and never fails a plan.
  */
 public final class PlanComments {
   private static final int ATTEMPTS = 3;
@@ -27,7 +30,7 @@ public final class PlanComments {
    * Replaces the comment with one "planning" block per unit of {@code head}: blocks of an earlier
    * head go. No comment is created for a pull request that changes no unit.
    */
-  public void start(PullRequestHead head, Collection<String> units) {
+  public synchronized void start(PullRequestHead head, Collection<String> units) {
     try {
       Optional<Comment> existing = find(head);
       if (existing.isEmpty() && units.isEmpty()) {
@@ -43,7 +46,7 @@ public final class PlanComments {
    * Puts {@code entry} in place of its unit's block, while the comment is about {@code head}: a
    * task of an earlier push that ends late changes nothing.
    */
-  public void record(PullRequestHead head, PlanComment.Entry entry) {
+  public synchronized void record(PullRequestHead head, PlanComment.Entry entry) {
     try {
       for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
         Optional<Comment> existing = find(head);
