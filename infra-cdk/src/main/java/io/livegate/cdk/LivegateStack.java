@@ -865,7 +865,7 @@ public final class LivegateStack extends Stack {
   }
 
   /**
-   * A Java 21 function in the VPC, with its own role and log group.
+   * A Java 25 function in the VPC, with its own role and log group.
    *
    * @param snapStart whether published versions are SnapStart-ed; the migration runs once per
    *     deploy and gains nothing from a snapshot
@@ -903,7 +903,7 @@ public final class LivegateStack extends Stack {
     Function.Builder builder =
         Function.Builder.create(this, id)
             .description("livegate " + name)
-            .runtime(Runtime.JAVA_21)
+            .runtime(Runtime.JAVA_25)
             .architecture(Architecture.ARM_64)
             .handler(handler)
             .code(Code.fromAsset(source.lambdaJar().toString()))

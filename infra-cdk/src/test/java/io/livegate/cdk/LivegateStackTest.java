@@ -143,7 +143,7 @@ class LivegateStackTest {
         .forEach(
             function -> {
               JsonNode properties = function.path("Properties");
-              assertThat(properties.path("Runtime").asText()).isEqualTo("java21");
+              assertThat(properties.path("Runtime").asText()).isEqualTo("java25");
               assertThat(properties.path("VpcConfig").path("SecurityGroupIds"))
                   .containsExactly(lambdaGroup);
               assertThat(properties.path("VpcConfig").path("SubnetIds").toString())

@@ -69,8 +69,10 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * {@code |}; default Lambda's own flags for java17 and java21, then the JVM's defaults), {@code
  * bench.appcds} (true by default: each flag set again with an AppCDS archive per probe, the
  * baseline included), {@code bench.moduleDir} (the tests module), {@code bench.classpath} (the
- * children's classpath instead of the lambdas module's), {@code bench.hold} (a directory: set up
- * moto and the metadb, write a script there to run the probes by hand, and wait).
+ * children's classpath instead of the lambdas module's), {@code bench.aotJava} (the java of a JDK
+ * 25 or later for the AOT-cache tables; by default the newest under /usr/lib/jvm; {@code none}
+ * skips them), {@code bench.hold} (a directory: set up moto and the metadb, write a script there to
+ * run the probes by hand, and wait).
  */
 public final class ColdStartBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -223,6 +225,8 @@ public final class ColdStartBenchmark {
 
       List<Probe> probes = new ArrayList<>();
       probes.add(new Probe("empty handler (baseline)", "empty", "{}"));
+      probes.add(new Probe("floor: default TLS context", "tls-floor", "{}"));
+      probes.add(new Probe("floor: 1 SDK client, 1 call", "sdk-floor", "{}"));
       probes.add(
           new Probe(
               "trigger: deploymentCreated",
@@ -323,6 +327,15 @@ public final class ColdStartBenchmark {
               plain);
         }
       }
+      String aotJava = aotJava();
+      if (aotJava.isEmpty()) {
+        System.out.println();
+        System.out.println(
+            "AOT cache: no JDK 25 or later found under /usr/lib/jvm; set -Dbench.aotJava to the"
+                + " java of one to measure it");
+      } else if (!aotJava.equals("none")) {
+        aotCaches(aotJava, classpath, env, probes, work.resolve("aot"), runs, warmups);
+      }
     } finally {
       moto.stop();
     }
@@ -392,6 +405,129 @@ public final class ColdStartBenchmark {
     check.add("-XX:SharedArchiveFile=" + archive);
     check.add("-Xshare:on");
     launch(java, classpath, check, env, probe, false);
+  }
+
+  /**
+   * Lambda's flags on a JDK 25 or later, without and then with each probe's own AOT cache (JEP 483
+   * and 515: classes loaded and linked, and method profiles, from a training run), the baseline
+   * included. Lambda's java25 runtime runs such a JDK.
+   */
+  private static void aotCaches(
+      String java,
+      String classpath,
+      Map<String, String> env,
+      List<Probe> probes,
+      Path caches,
+      int runs,
+      int warmups)
+      throws IOException, InterruptedException {
+    List<String> lambdaFlags = List.of(LAMBDA_FLAGS.split(" "));
+    Map<Probe, List<String>> plain = new LinkedHashMap<>();
+    probes.forEach(probe -> plain.put(probe, lambdaFlags));
+    measure(
+        "java " + java + ", JVM flags: " + LAMBDA_FLAGS,
+        java,
+        classpath,
+        env,
+        probes,
+        plain,
+        runs,
+        warmups);
+    Files.createDirectories(caches);
+    Map<Probe, List<String>> cached = new LinkedHashMap<>();
+    for (int i = 0; i < probes.size(); i++) {
+      Probe probe = probes.get(i);
+      Path cache = caches.resolve("probe" + i + ".aot");
+      trainAotCache(java, classpath, lambdaFlags, env, probe, cache);
+      List<String> withCache = new ArrayList<>(lambdaFlags);
+      withCache.add("-XX:AOTCache=" + cache);
+      cached.put(probe, withCache);
+    }
+    measure(
+        "java "
+            + java
+            + ", JVM flags: "
+            + LAMBDA_FLAGS
+            + " -XX:AOTCache=<the probe's own AOT cache>",
+        java,
+        classpath,
+        env,
+        probes,
+        cached,
+        runs,
+        warmups);
+  }
+
+  /**
+   * The training run of a probe's AOT cache ({@code -XX:AOTCacheOutput}, JDK 25's one-step form),
+   * then a run with {@code -XX:AOTMode=on}, which fails rather than running without the cache if it
+   * cannot be used.
+   */
+  private static void trainAotCache(
+      String java,
+      String classpath,
+      List<String> jvmFlags,
+      Map<String, String> env,
+      Probe probe,
+      Path cache)
+      throws IOException, InterruptedException {
+    Files.deleteIfExists(cache);
+    List<String> record = new ArrayList<>(jvmFlags);
+    record.add("-XX:AOTCacheOutput=" + cache);
+    launch(java, classpath, record, env, probe, false);
+    if (!Files.isRegularFile(cache)) {
+      throw new IllegalStateException("no AOT cache was written for " + probe.label());
+    }
+    List<String> check = new ArrayList<>(jvmFlags);
+    check.add("-XX:AOTCache=" + cache);
+    check.add("-XX:AOTMode=on");
+    launch(java, classpath, check, env, probe, false);
+  }
+
+  /**
+   * The java of a JDK 25 or later: {@code bench.aotJava} if set ({@code none} skips the AOT-cache
+   * tables), else the newest such JDK under /usr/lib/jvm, else empty.
+   */
+  private static String aotJava() throws IOException {
+    String given = System.getProperty("bench.aotJava", "");
+    if (!given.isEmpty()) {
+      return given;
+    }
+    Path jvms = Path.of("/usr/lib/jvm");
+    if (!Files.isDirectory(jvms)) {
+      return "";
+    }
+    String newest = "";
+    int newestMajor = 24;
+    try (var homes = Files.list(jvms)) {
+      for (Path home : homes.sorted().toList()) {
+        Path release = home.resolve("release");
+        Path java = home.resolve("bin/java");
+        if (Files.isRegularFile(release) && Files.isExecutable(java)) {
+          int major = majorVersion(Files.readAllLines(release));
+          if (major > newestMajor) {
+            newestMajor = major;
+            newest = java.toString();
+          }
+        }
+      }
+    }
+    return newest;
+  }
+
+  /** The major version in a JDK's {@code release} file ({@code JAVA_VERSION="25.0.3"}), or 0. */
+  private static int majorVersion(List<String> release) {
+    for (String line : release) {
+      if (line.startsWith("JAVA_VERSION=\"")) {
+        String version = line.substring("JAVA_VERSION=\"".length());
+        int end = 0;
+        while (end < version.length() && Character.isDigit(version.charAt(end))) {
+          end++;
+        }
+        return end == 0 ? 0 : Integer.parseInt(version.substring(0, end));
+      }
+    }
+    return 0;
   }
 
   /** One more run per probe with -Xlog:class+load: classes by origin, and from the archive. */
@@ -674,7 +810,8 @@ public final class ColdStartBenchmark {
         jar,
         name ->
             name.startsWith("io/livegate/tests/bench/ColdStartProbe")
-                || name.startsWith("io/livegate/tests/bench/EmptyHandler"));
+                || name.startsWith("io/livegate/tests/bench/EmptyHandler")
+                || name.startsWith("io/livegate/tests/bench/FloorHandlers"));
     return jar;
   }
 

@@ -13,9 +13,9 @@ import java.util.Base64;
 /**
  * One cold start, in the fresh JVM that {@link ColdStartBenchmark} launches: constructs a handler
  * with its production constructor (which reads the environment) and serves one event. Arguments:
- * the handler ({@code empty}, {@code trigger}, {@code approval-request}, {@code approval-response})
- * and the event, Base64. Prints one line: {@code probe <ms from JVM start to main> <ms in main>
- * <answer>}, then exits.
+ * the handler ({@code empty}, {@code tls-floor}, {@code sdk-floor}, {@code trigger}, {@code
+ * approval-request}, {@code approval-response}) and the event, Base64. Prints one line: {@code
+ * probe <ms from JVM start to main> <ms in main> <answer>}, then exits.
  */
 public final class ColdStartProbe {
   private ColdStartProbe() {}
@@ -26,6 +26,8 @@ public final class ColdStartProbe {
     RequestStreamHandler handler =
         switch (args[0]) {
           case "empty" -> new EmptyHandler();
+          case "tls-floor" -> new FloorHandlers.Tls();
+          case "sdk-floor" -> new FloorHandlers.Sdk();
           case "trigger" -> new TriggerHandler();
           case "approval-request" -> new ApprovalRequestHandler();
           case "approval-response" -> new ApprovalResponseHandler();
