@@ -17,7 +17,10 @@ import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.ScanCommand;
 import io.livegate.core.testing.ReferenceScenario;
 import io.livegate.core.testing.TestRepo;
+import io.livegate.core.webhook.WebhookSignature;
+import io.livegate.lambdas.aws.EcsPullRequestPlanner;
 import io.livegate.lambdas.aws.PlanArtifacts;
+import io.livegate.lambdas.webhook.WebhookWiring;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.sql.testing.Engine;
@@ -53,8 +56,8 @@ import software.amazon.awssdk.services.sesv2.SesV2Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * Cold starts of the three Lambda handlers, each in a fresh JVM that constructs the handler with
- * its production constructor and serves one event against moto_server and an embedded PostgreSQL,
+ * Cold starts of the Lambda handlers, each in a fresh JVM that constructs the handler with its
+ * production constructor and serves one event against moto_server and an embedded PostgreSQL,
  * against the baseline of a fresh JVM serving one event with an empty handler. See
  * docs/benchmarks.md, "Lambda cold start".
  *
@@ -87,6 +90,7 @@ public final class ColdStartBenchmark {
 
   private static final String VOTE_KEY = "livegate-bench-vote-link-key-0123456789abcdef";
   private static final String VOTER = "alice@example.com";
+  private static final String WEBHOOK_SECRET = "livegate-bench-webhook-secret";
   private static final String ROLE = "arn:aws:iam::123456789012:role/livegate-flow";
   private static final String PLAN_TEXT =
       """
@@ -136,6 +140,7 @@ public final class ColdStartBenchmark {
       env.put("LIVEGATE_DB_URL", postgres.getJdbcUrl("postgres", "livegate_cold_start"));
 
       String secretArn;
+      String webhookSecretArn;
       String stateMachineArn;
       try (SecretsManagerClient secrets = moto.client(SecretsManagerClient.builder());
           SfnClient sfn = moto.client(SfnClient.builder());
@@ -143,6 +148,10 @@ public final class ColdStartBenchmark {
         secretArn =
             secrets
                 .createSecret(r -> r.name("livegate/vote-link-key").secretString(VOTE_KEY))
+                .arn();
+        webhookSecretArn =
+            secrets
+                .createSecret(r -> r.name("livegate/webhook-secret").secretString(WEBHOOK_SECRET))
                 .arn();
         // As in production: the metadb's credentials are the RDS secret's JSON, read on first use.
         env.put(
@@ -189,6 +198,11 @@ public final class ColdStartBenchmark {
       env.put("LIVEGATE_VOTE_BASE_URL", "https://vote.example.com");
       env.put("LIVEGATE_MAIL_FROM", "livegate@example.com");
       env.put("LIVEGATE_PLAN_BUCKET", "livegate-plans");
+      env.put(WebhookWiring.WEBHOOK_SECRET, webhookSecretArn);
+      env.put(WebhookWiring.REPOSITORY, "example/live");
+      env.put(
+          EcsPullRequestPlanner.TASK_DEFINITION,
+          "arn:aws:ecs:us-east-1:123456789012:task-definition/pr-plan-dispatch:1");
 
       // A running deployment of the reference scenario, its first layer released: RUNNING
       // executions whose flows the trigger (re)starts, and which the approval handlers read.
@@ -236,6 +250,7 @@ public final class ColdStartBenchmark {
       probes.add(
           new Probe("approval-response: GET forged", "approval-response", voteGet("forged.x")));
       probes.add(new Probe("approval-response: GET signed", "approval-response", voteGet(token)));
+      probes.add(new Probe("webhook: signed ping", "webhook", webhookPing()));
 
       String hold = System.getProperty("bench.hold", "");
       if (!hold.isEmpty()) {
@@ -728,6 +743,27 @@ public final class ColdStartBenchmark {
         "rawQueryString",
         VoteDesk.TOKEN_PARAMETER + "=" + URLEncoder.encode(token, StandardCharsets.UTF_8));
     event.putObject("requestContext").putObject("http").put("method", "GET");
+    return event.toString();
+  }
+
+  /** A Function URL event of GitHub's ping, signed with the webhook secret. */
+  private static String webhookPing() {
+    byte[] body =
+        "{\"zen\":\"Keep it logically awesome.\",\"hook_id\":1}".getBytes(StandardCharsets.UTF_8);
+    ObjectNode event = JSON.createObjectNode();
+    event.put("version", "2.0");
+    event.put("rawPath", "/");
+    event.putObject("requestContext").putObject("http").put("method", "POST");
+    event
+        .putObject("headers")
+        .put("content-type", "application/json")
+        .put("x-github-event", "ping")
+        .put("x-github-delivery", "72d3162e-cc78-11e3-81ab-4c9367dc0958")
+        .put(
+            "x-hub-signature-256",
+            WebhookSignature.sign(WebhookSignature.secret(WEBHOOK_SECRET), body));
+    event.put("body", new String(body, StandardCharsets.UTF_8));
+    event.put("isBase64Encoded", false);
     return event.toString();
   }
 

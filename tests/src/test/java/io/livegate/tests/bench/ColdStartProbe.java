@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
 import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.lambdas.webhook.WebhookHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
@@ -14,8 +15,8 @@ import java.util.Base64;
  * One cold start, in the fresh JVM that {@link ColdStartBenchmark} launches: constructs a handler
  * with its production constructor (which reads the environment) and serves one event. Arguments:
  * the handler ({@code empty}, {@code tls-floor}, {@code sdk-floor}, {@code trigger}, {@code
- * approval-request}, {@code approval-response}) and the event, Base64. Prints one line: {@code
- * probe <ms from JVM start to main> <ms in main> <answer>}, then exits.
+ * approval-request}, {@code approval-response}, {@code webhook}) and the event, Base64. Prints one
+ * line: {@code probe <ms from JVM start to main> <ms in main> <answer>}, then exits.
  */
 public final class ColdStartProbe {
   private ColdStartProbe() {}
@@ -31,6 +32,7 @@ public final class ColdStartProbe {
           case "trigger" -> new TriggerHandler();
           case "approval-request" -> new ApprovalRequestHandler();
           case "approval-response" -> new ApprovalResponseHandler();
+          case "webhook" -> new WebhookHandler();
           default -> throw new IllegalArgumentException("no handler " + args[0]);
         };
     ByteArrayOutputStream output = new ByteArrayOutputStream();
