@@ -282,12 +282,10 @@ public final class ColdStartBenchmark {
       System.out.println(
           "children: " + classpath.split(File.pathSeparator).length + " jars on the classpath");
       Path archives = work.resolve("cds");
-      Files.createDirectories(archives);
       for (int set = 0; set < flagSets.size(); set++) {
         String flags = flagSets.get(set);
         List<String> jvmFlags = flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
-        Map<Probe, List<String>> plain = new LinkedHashMap<>();
-        probes.forEach(probe -> plain.put(probe, jvmFlags));
+        Map<Probe, List<String>> plain = sameFlags(probes, jvmFlags);
         measure(
             "JVM flags: " + (flags.isEmpty() ? "(none: the JVM's defaults)" : flags),
             java,
@@ -298,15 +296,15 @@ public final class ColdStartBenchmark {
             runs,
             warmups);
         if (appCds) {
-          Map<Probe, List<String>> shared = new LinkedHashMap<>();
-          for (int i = 0; i < probes.size(); i++) {
-            Probe probe = probes.get(i);
-            Path archive = archives.resolve("flags" + set + "-probe" + i + ".jsa");
-            train(java, classpath, jvmFlags, env, probe, archive);
-            List<String> withArchive = new ArrayList<>(jvmFlags);
-            withArchive.add("-XX:SharedArchiveFile=" + archive);
-            shared.put(probe, withArchive);
-          }
+          Map<Probe, List<String>> shared =
+              train(
+                  StartupArchive.APP_CDS,
+                  java,
+                  classpath,
+                  jvmFlags,
+                  env,
+                  probes,
+                  archives.resolve("flags" + set));
           measure(
               "JVM flags: "
                   + (flags.isEmpty() ? "" : flags + " ")
@@ -397,29 +395,73 @@ public final class ColdStartBenchmark {
   }
 
   /**
-   * The training run of a probe's AppCDS archive: the same fresh JVM and event, dumping the classes
-   * it loaded at exit. A second run with {@code -Xshare:on} fails, rather than silently running
-   * without the archive as {@code -Xshare:auto} would, if the archive cannot be mapped.
+   * A per-probe file of the JVM's startup state, and its flags: written by a training run (the same
+   * fresh JVM and event), used by the measured runs, and checked once with the flag that makes the
+   * JVM fail, rather than run without it silently, if it cannot be used.
    */
-  private static void train(
+  private record StartupArchive(String kind, String write, String use, String strict) {
+    /** JDK 17's dynamic AppCDS archive, written at exit; {@code -Xshare:auto} ignores a bad one. */
+    static final StartupArchive APP_CDS =
+        new StartupArchive(
+            "AppCDS archive", "-XX:ArchiveClassesAtExit=", "-XX:SharedArchiveFile=", "-Xshare:on");
+
+    /** JDK 25's AOT cache (JEP 483 and 515), in the one-step form of JEP 514. */
+    static final StartupArchive AOT_CACHE =
+        new StartupArchive("AOT cache", "-XX:AOTCacheOutput=", "-XX:AOTCache=", "-XX:AOTMode=on");
+  }
+
+  private static Map<Probe, List<String>> sameFlags(List<Probe> probes, List<String> jvmFlags) {
+    Map<Probe, List<String>> flags = new LinkedHashMap<>();
+    probes.forEach(probe -> flags.put(probe, jvmFlags));
+    return flags;
+  }
+
+  /**
+   * Trains each probe's own archive into {@code dir} ({@code probe<i>}); answers each probe's flags
+   * that use it.
+   */
+  private static Map<Probe, List<String>> train(
+      StartupArchive kind,
+      String java,
+      String classpath,
+      List<String> jvmFlags,
+      Map<String, String> env,
+      List<Probe> probes,
+      Path dir)
+      throws IOException, InterruptedException {
+    Files.createDirectories(dir);
+    Map<Probe, List<String>> flags = new LinkedHashMap<>();
+    for (int i = 0; i < probes.size(); i++) {
+      flags.put(
+          probes.get(i),
+          train(kind, java, classpath, jvmFlags, env, probes.get(i), dir.resolve("probe" + i)));
+    }
+    return flags;
+  }
+
+  /** Trains {@code probe}'s archive into {@code file}; answers the flags that use it. */
+  private static List<String> train(
+      StartupArchive kind,
       String java,
       String classpath,
       List<String> jvmFlags,
       Map<String, String> env,
       Probe probe,
-      Path archive)
+      Path file)
       throws IOException, InterruptedException {
-    Files.deleteIfExists(archive);
-    List<String> dump = new ArrayList<>(jvmFlags);
-    dump.add("-XX:ArchiveClassesAtExit=" + archive);
-    launch(java, classpath, dump, env, probe, false);
-    if (!Files.isRegularFile(archive)) {
-      throw new IllegalStateException("no AppCDS archive was written for " + probe.label());
+    Files.deleteIfExists(file);
+    List<String> record = new ArrayList<>(jvmFlags);
+    record.add(kind.write() + file);
+    launch(java, classpath, record, env, probe, false);
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalStateException("no " + kind.kind() + " was written for " + probe.label());
     }
-    List<String> check = new ArrayList<>(jvmFlags);
-    check.add("-XX:SharedArchiveFile=" + archive);
-    check.add("-Xshare:on");
+    List<String> use = new ArrayList<>(jvmFlags);
+    use.add(kind.use() + file);
+    List<String> check = new ArrayList<>(use);
+    check.add(kind.strict());
     launch(java, classpath, check, env, probe, false);
+    return use;
   }
 
   /**
@@ -437,27 +479,17 @@ public final class ColdStartBenchmark {
       int warmups)
       throws IOException, InterruptedException {
     List<String> lambdaFlags = List.of(LAMBDA_FLAGS.split(" "));
-    Map<Probe, List<String>> plain = new LinkedHashMap<>();
-    probes.forEach(probe -> plain.put(probe, lambdaFlags));
     measure(
         "java " + java + ", JVM flags: " + LAMBDA_FLAGS,
         java,
         classpath,
         env,
         probes,
-        plain,
+        sameFlags(probes, lambdaFlags),
         runs,
         warmups);
-    Files.createDirectories(caches);
-    Map<Probe, List<String>> cached = new LinkedHashMap<>();
-    for (int i = 0; i < probes.size(); i++) {
-      Probe probe = probes.get(i);
-      Path cache = caches.resolve("probe" + i + ".aot");
-      trainAotCache(java, classpath, lambdaFlags, env, probe, cache);
-      List<String> withCache = new ArrayList<>(lambdaFlags);
-      withCache.add("-XX:AOTCache=" + cache);
-      cached.put(probe, withCache);
-    }
+    Map<Probe, List<String>> cached =
+        train(StartupArchive.AOT_CACHE, java, classpath, lambdaFlags, env, probes, caches);
     measure(
         "java "
             + java
@@ -471,32 +503,6 @@ public final class ColdStartBenchmark {
         cached,
         runs,
         warmups);
-  }
-
-  /**
-   * The training run of a probe's AOT cache ({@code -XX:AOTCacheOutput}, JDK 25's one-step form),
-   * then a run with {@code -XX:AOTMode=on}, which fails rather than running without the cache if it
-   * cannot be used.
-   */
-  private static void trainAotCache(
-      String java,
-      String classpath,
-      List<String> jvmFlags,
-      Map<String, String> env,
-      Probe probe,
-      Path cache)
-      throws IOException, InterruptedException {
-    Files.deleteIfExists(cache);
-    List<String> record = new ArrayList<>(jvmFlags);
-    record.add("-XX:AOTCacheOutput=" + cache);
-    launch(java, classpath, record, env, probe, false);
-    if (!Files.isRegularFile(cache)) {
-      throw new IllegalStateException("no AOT cache was written for " + probe.label());
-    }
-    List<String> check = new ArrayList<>(jvmFlags);
-    check.add("-XX:AOTCache=" + cache);
-    check.add("-XX:AOTMode=on");
-    launch(java, classpath, check, env, probe, false);
   }
 
   /**
