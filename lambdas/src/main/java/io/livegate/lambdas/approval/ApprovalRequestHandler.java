@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.LivegateException;
 import io.livegate.core.flow.RequestVotes;
 import io.livegate.lambdas.Handlers;
+import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.statemachine.ApprovalRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +24,12 @@ public final class ApprovalRequestHandler implements RequestStreamHandler {
   private final Supplier<RequestVotes> requestVotes;
 
   public ApprovalRequestHandler() {
-    this(ApprovalWiring.fromEnvironment(System.getenv())::requestVotes);
+    this(ApprovalWiring.fromEnvironment(System.getenv()));
+  }
+
+  private ApprovalRequestHandler(ApprovalWiring wiring) {
+    this(wiring::requestVotes);
+    SnapStartPriming.register(wiring::prime);
   }
 
   public ApprovalRequestHandler(Supplier<RequestVotes> requestVotes) {

@@ -10,6 +10,7 @@ import io.livegate.core.flow.FlowDecision;
 import io.livegate.core.flow.Html;
 import io.livegate.core.flow.VoteDesk;
 import io.livegate.lambdas.Handlers;
+import io.livegate.lambdas.SnapStartPriming;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,7 +33,12 @@ public final class ApprovalResponseHandler implements RequestStreamHandler {
   private final Supplier<Parts> parts;
 
   public ApprovalResponseHandler() {
-    this(ApprovalWiring.fromEnvironment(System.getenv())::responseParts);
+    this(ApprovalWiring.fromEnvironment(System.getenv()));
+  }
+
+  private ApprovalResponseHandler(ApprovalWiring wiring) {
+    this(wiring::responseParts);
+    SnapStartPriming.register(wiring::prime);
   }
 
   public ApprovalResponseHandler(Supplier<Parts> parts) {

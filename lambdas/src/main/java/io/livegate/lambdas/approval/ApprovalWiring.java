@@ -6,6 +6,8 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.flow.RequestVotes;
 import io.livegate.core.flow.VoteDesk;
 import io.livegate.core.flow.VoteLinks;
+import io.livegate.lambdas.Handlers;
+import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.lambdas.aws.AwsClients;
 import io.livegate.lambdas.aws.AwsSettings;
 import io.livegate.lambdas.aws.Env;
@@ -22,7 +24,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sesv2.SesV2Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
@@ -51,11 +52,18 @@ public final class ApprovalWiring {
   public static final String PLAN_BUCKET = "LIVEGATE_PLAN_BUCKET";
   public static final String SKIP_EMPTY = "LIVEGATE_SKIP_EMPTY";
 
+  private final AwsClients aws;
+  private final Metadb metadb;
   private final Supplier<RequestVotes> requestVotes;
   private final Supplier<ApprovalResponseHandler.Parts> responseParts;
 
   private ApprovalWiring(
-      Supplier<RequestVotes> requestVotes, Supplier<ApprovalResponseHandler.Parts> responseParts) {
+      AwsClients aws,
+      Metadb metadb,
+      Supplier<RequestVotes> requestVotes,
+      Supplier<ApprovalResponseHandler.Parts> responseParts) {
+    this.aws = aws;
+    this.metadb = metadb;
     this.requestVotes = requestVotes;
     this.responseParts = responseParts;
   }
@@ -63,14 +71,49 @@ public final class ApprovalWiring {
   public static ApprovalWiring fromEnvironment(Map<String, String> environment) {
     AwsClients aws = new AwsClients(AwsSettings.from(environment));
     Clock clock = Clock.systemUTC();
-    Secrets secrets = new Secrets(aws.build(SecretsManagerClient.builder()));
+    Secrets secrets = Secrets.of(aws);
     Metadb metadb = MetadbSource.connect(environment, secrets);
     Duration linkLifetime =
         Env.duration(
             environment, EngineWiring.APPROVAL_TIMEOUT, EngineWiring.DEFAULT_APPROVAL_TIMEOUT);
-    // Step Functions answers only deciding votes and failed requests; S3 only plan texts.
-    SfnTaskTokens flows = new SfnTaskTokens(aws.lazy(SfnClient::builder));
-    Supplier<S3Client> s3 = aws.lazy(S3Client::builder);
+    // Step Functions answers only deciding votes and failed requests; S3 only plan texts; SES
+    // only mails votes. Each handler builds only the clients its events use, but priming builds
+    // them all.
+    SfnTaskTokens flows =
+        new SfnTaskTokens(
+            aws.lazy(
+                SfnClient::builder,
+                client ->
+                    client.sendTaskSuccess(
+                        request -> request.taskToken(AwsClients.PLACEHOLDER).output("{}"))));
+    Supplier<S3Client> s3 =
+        aws.lazy(
+            S3Client::builder,
+            client ->
+                client.getObjectAsBytes(
+                    request -> request.bucket(AwsClients.PLACEHOLDER).key(AwsClients.PLACEHOLDER)));
+    Supplier<SesV2Client> ses =
+        aws.lazy(
+            SesV2Client::builder,
+            client ->
+                client.sendEmail(
+                    request ->
+                        request
+                            .fromEmailAddress(AwsClients.PLACEHOLDER + "@example.com")
+                            .destination(
+                                to -> to.toAddresses(AwsClients.PLACEHOLDER + "@example.com"))
+                            .content(
+                                content ->
+                                    content.simple(
+                                        message ->
+                                            message
+                                                .subject(text -> text.data(AwsClients.PLACEHOLDER))
+                                                .body(
+                                                    body ->
+                                                        body.text(
+                                                            text ->
+                                                                text.data(
+                                                                    AwsClients.PLACEHOLDER)))))));
     String keySecret = Env.required(environment, VOTE_KEY_SECRET);
     Supplier<VoteLinks> links =
         Secrets.memoize(() -> voteLinks(secrets.text(keySecret), keySecret));
@@ -81,8 +124,7 @@ public final class ApprovalWiring {
                     metadb.executions(),
                     metadb.deployments(),
                     links.get(),
-                    new SesMailer(
-                        aws.build(SesV2Client.builder()), Env.required(environment, MAIL_FROM)),
+                    new SesMailer(ses.get(), Env.required(environment, MAIL_FROM)),
                     flows,
                     new RequestVotes.Settings(
                         Env.required(environment, VOTE_BASE_URL),
@@ -106,7 +148,18 @@ public final class ApprovalWiring {
                   metadb.executions(),
                   flows);
             });
-    return new ApprovalWiring(requestVotes, responseParts);
+    return new ApprovalWiring(aws, metadb, requestVotes, responseParts);
+  }
+
+  /**
+   * SnapStart priming ({@link SnapStartPriming}): every SDK client's dry call, JDBI's setup and the
+   * handlers' JSON path; none of them opens a connection or reads a secret (so the vote-link key
+   * and the parts built from it are left to the first event).
+   */
+  public void prime() {
+    aws.prime();
+    metadb.jdbi();
+    Handlers.prime();
   }
 
   public RequestVotes requestVotes() {

@@ -19,6 +19,14 @@ public final class Secrets {
     this.client = client;
   }
 
+  /** Secrets read through a client that {@code aws} builds, with its dry call for priming. */
+  public static Secrets of(AwsClients aws) {
+    return new Secrets(
+        aws.build(
+            SecretsManagerClient.builder(),
+            client -> client.getSecretValue(request -> request.secretId(AwsClients.PLACEHOLDER))));
+  }
+
   public String text(String secretId) {
     return cache.computeIfAbsent(
         secretId,

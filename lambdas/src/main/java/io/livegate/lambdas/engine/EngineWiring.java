@@ -12,6 +12,8 @@ import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.lambdas.Handlers;
+import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.lambdas.aws.AwsClients;
 import io.livegate.lambdas.aws.AwsSettings;
 import io.livegate.lambdas.aws.EcsScanLauncher;
@@ -29,7 +31,6 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import software.amazon.awssdk.services.ecs.EcsClient;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
@@ -63,6 +64,7 @@ public final class EngineWiring {
   public static final String STATUS_URL = "LIVEGATE_STATUS_URL";
   public static final Duration DEFAULT_APPROVAL_TIMEOUT = Duration.ofDays(3);
 
+  private final AwsClients aws;
   private final Metadb metadb;
   private final Secrets secrets;
   private final GitHubAccess github;
@@ -73,12 +75,22 @@ public final class EngineWiring {
   private final DeploymentStatuses deploymentStatuses;
 
   private EngineWiring(Map<String, String> environment) {
-    AwsClients aws = new AwsClients(AwsSettings.from(environment));
+    this.aws = new AwsClients(AwsSettings.from(environment));
     Clock clock = Clock.systemUTC();
-    this.secrets = new Secrets(aws.build(SecretsManagerClient.builder()));
+    this.secrets = Secrets.of(aws);
     this.metadb = MetadbSource.connect(environment, secrets);
     this.github = GitHubAccess.from(environment, secrets, () -> aws.build(SsmClient.builder()));
-    this.ecs = EcsTasks.fromEnvironment(aws.build(EcsClient.builder()), environment);
+    this.ecs =
+        EcsTasks.fromEnvironment(
+            aws.build(
+                EcsClient.builder(),
+                client ->
+                    client.runTask(
+                        request ->
+                            request
+                                .cluster(AwsClients.PLACEHOLDER)
+                                .taskDefinition(AwsClients.PLACEHOLDER))),
+            environment);
     this.statuses =
         StatusLedger.recording(github.statuses(System.out::println), metadb.statuses(), clock);
     this.gate =
@@ -100,7 +112,15 @@ public final class EngineWiring {
             Env.optional(environment, STATUS_URL, ""));
     SfnFlows flows =
         new SfnFlows(
-            aws.build(SfnClient.builder()),
+            aws.build(
+                SfnClient.builder(),
+                client ->
+                    client.startExecution(
+                        request ->
+                            request
+                                .stateMachineArn(AwsClients.PLACEHOLDER)
+                                .name(AwsClients.PLACEHOLDER)
+                                .input("{}"))),
             Env.required(environment, STATE_MACHINE),
             Env.duration(environment, APPROVAL_TIMEOUT, DEFAULT_APPROVAL_TIMEOUT));
     StartNextDeployment startNext =
@@ -126,7 +146,16 @@ public final class EngineWiring {
             new EcsScanLauncher(ecs, Env.required(environment, EcsScanLauncher.TASK_DEFINITION)),
             gate.announcing(
                 new SsmMergeLock(
-                    aws.build(SsmClient.builder()), Env.required(environment, LOCK_PARAMETER))),
+                    aws.build(
+                        SsmClient.builder(),
+                        client ->
+                            client.putParameter(
+                                request ->
+                                    request
+                                        .name(AwsClients.PLACEHOLDER)
+                                        .value(AwsClients.PLACEHOLDER)
+                                        .overwrite(false))),
+                    Env.required(environment, LOCK_PARAMETER))),
             clock);
   }
 
@@ -137,6 +166,16 @@ public final class EngineWiring {
 
   public static EngineWiring fromEnvironment(Map<String, String> environment) {
     return new EngineWiring(environment);
+  }
+
+  /**
+   * SnapStart priming ({@link SnapStartPriming}): the SDK clients' dry calls, JDBI's setup and the
+   * handlers' JSON path; none of them opens a connection or reads a secret.
+   */
+  public void prime() {
+    aws.prime();
+    metadb.jdbi();
+    Handlers.prime();
   }
 
   public Metadb metadb() {

@@ -13,6 +13,7 @@ import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.lambdas.Handlers;
+import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.lambdas.engine.EngineWiring;
 import io.livegate.statemachine.FlowOutput;
 import java.io.IOException;
@@ -55,7 +56,12 @@ public final class TriggerHandler implements RequestStreamHandler {
 
   /** The Lambda runtime's constructor: wires from the environment. */
   public TriggerHandler() {
-    this(parts(EngineWiring.fromEnvironment(System.getenv())));
+    this(EngineWiring.fromEnvironment(System.getenv()));
+  }
+
+  private TriggerHandler(EngineWiring engine) {
+    this(parts(engine));
+    SnapStartPriming.register(engine::prime);
   }
 
   public TriggerHandler(Supplier<Parts> parts) {

@@ -9,6 +9,7 @@ import io.livegate.core.webhook.WebhookReceiver;
 import io.livegate.core.webhook.WebhookRequest;
 import io.livegate.core.webhook.WebhookResponse;
 import io.livegate.lambdas.Handlers;
+import io.livegate.lambdas.SnapStartPriming;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -30,7 +31,12 @@ public final class WebhookHandler implements RequestStreamHandler {
 
   /** The Lambda runtime's constructor: wires from the environment. */
   public WebhookHandler() {
-    this(WebhookWiring.fromEnvironment(System.getenv())::receiver);
+    this(WebhookWiring.fromEnvironment(System.getenv()));
+  }
+
+  private WebhookHandler(WebhookWiring wiring) {
+    this(wiring::receiver);
+    SnapStartPriming.register(wiring::prime);
   }
 
   public WebhookHandler(Supplier<WebhookReceiver> receiver) {

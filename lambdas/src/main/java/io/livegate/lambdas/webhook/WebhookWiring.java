@@ -32,9 +32,11 @@ public final class WebhookWiring {
   public static final String TRUNK = "LIVEGATE_TRUNK";
   public static final String ALLOW_FORK_PRS = "LIVEGATE_ALLOW_FORK_PRS";
 
+  private final EngineWiring engine;
   private final WebhookReceiver receiver;
 
-  private WebhookWiring(WebhookReceiver receiver) {
+  private WebhookWiring(EngineWiring engine, WebhookReceiver receiver) {
+    this.engine = engine;
     this.receiver = receiver;
   }
 
@@ -53,6 +55,7 @@ public final class WebhookWiring {
     PullRequestPlanner planner =
         new EcsPullRequestPlanner(engine.ecs(), EcsPullRequestPlanner.Settings.from(environment));
     return new WebhookWiring(
+        engine,
         new WebhookReceiver(
             settings,
             engine.metadb().deliveries(),
@@ -65,5 +68,10 @@ public final class WebhookWiring {
 
   public WebhookReceiver receiver() {
     return receiver;
+  }
+
+  /** SnapStart priming: the engine's ({@link EngineWiring#prime}). */
+  public void prime() {
+    engine.prime();
   }
 }

@@ -101,8 +101,13 @@ class WebhookAwsTest {
     env.put(EcsScanLauncher.TASK_DEFINITION, taskDefinition);
     env.put(WebhookWiring.REPOSITORY, Webhooks.REPOSITORY);
     env.put(WebhookWiring.TRUNK, Webhooks.TRUNK);
-    webhook = new WebhookHandler(WebhookWiring.fromEnvironment(env)::receiver);
-    trigger = new TriggerHandler(TriggerHandler.parts(EngineWiring.fromEnvironment(env)));
+    WebhookWiring webhookWiring = WebhookWiring.fromEnvironment(env);
+    EngineWiring engine = EngineWiring.fromEnvironment(env);
+    // As under SnapStart, the handlers serve their events after priming (dry calls, no requests).
+    webhookWiring.prime();
+    engine.prime();
+    webhook = new WebhookHandler(webhookWiring::receiver);
+    trigger = new TriggerHandler(TriggerHandler.parts(engine));
   }
 
   private String taskDefinition(String family) {
