@@ -3,11 +3,9 @@ package io.livegate.lambdas;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.livegate.core.LivegateException;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /** What the handlers share: reading an event as a JSON tree, and writing an answer. */
@@ -37,20 +35,5 @@ public final class Handlers {
 
   public static void write(OutputStream output, JsonNode answer) throws IOException {
     output.write(answer.toString().getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** Priming: one event read and one answer written, so Jackson's paths run before a snapshot. */
-  public static void prime() {
-    JsonNode event =
-        read(
-            new ByteArrayInputStream(
-                "{\"version\":\"2.0\",\"headers\":{\"content-type\":\"application/json\"},\"body\":\"{}\"}"
-                    .getBytes(StandardCharsets.UTF_8)),
-            "the priming event");
-    try {
-      write(OutputStream.nullOutputStream(), event);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -1,5 +1,13 @@
 package io.livegate.lambdas;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.livegate.lambdas.aws.AwsClients;
+import io.livegate.sql.Metadb;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.crac.Context;
@@ -32,6 +40,27 @@ public final class SnapStartPriming implements Resource {
     SnapStartPriming hook = new SnapStartPriming(prime);
     REGISTERED.add(hook);
     Core.getGlobalContext().register(hook);
+  }
+
+  /**
+   * What a wiring's priming runs: every SDK client's dry call ({@link AwsClients#prime}), JDBI's
+   * setup (no connection), and one canned event read and one answer written through {@link
+   * Handlers} (Jackson's paths). None of it opens a connection or reads a secret.
+   */
+  public static void prime(AwsClients aws, Metadb metadb) {
+    aws.prime();
+    metadb.jdbi();
+    JsonNode event =
+        Handlers.read(
+            new ByteArrayInputStream(
+                "{\"version\":\"2.0\",\"headers\":{\"content-type\":\"application/json\"},\"body\":\"{}\"}"
+                    .getBytes(StandardCharsets.UTF_8)),
+            "the priming event");
+    try {
+      Handlers.write(OutputStream.nullOutputStream(), event);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Runs every registered priming, as {@code beforeCheckpoint} would. */

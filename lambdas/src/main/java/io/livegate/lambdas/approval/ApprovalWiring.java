@@ -6,7 +6,6 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.flow.RequestVotes;
 import io.livegate.core.flow.VoteDesk;
 import io.livegate.core.flow.VoteLinks;
-import io.livegate.lambdas.Handlers;
 import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.lambdas.aws.AwsClients;
 import io.livegate.lambdas.aws.AwsSettings;
@@ -152,14 +151,11 @@ public final class ApprovalWiring {
   }
 
   /**
-   * SnapStart priming ({@link SnapStartPriming}): every SDK client's dry call, JDBI's setup and the
-   * handlers' JSON path; none of them opens a connection or reads a secret (so the vote-link key
-   * and the parts built from it are left to the first event).
+   * SnapStart priming: {@link SnapStartPriming#prime} of every approval client and the metadb. The
+   * vote-link key, and the parts built from it, are left to the first event.
    */
   public void prime() {
-    aws.prime();
-    metadb.jdbi();
-    Handlers.prime();
+    SnapStartPriming.prime(aws, metadb);
   }
 
   public RequestVotes requestVotes() {

@@ -12,7 +12,6 @@ import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerKind;
-import io.livegate.lambdas.Handlers;
 import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.lambdas.aws.AwsClients;
 import io.livegate.lambdas.aws.AwsSettings;
@@ -168,14 +167,9 @@ public final class EngineWiring {
     return new EngineWiring(environment);
   }
 
-  /**
-   * SnapStart priming ({@link SnapStartPriming}): the SDK clients' dry calls, JDBI's setup and the
-   * handlers' JSON path; none of them opens a connection or reads a secret.
-   */
+  /** SnapStart priming: {@link SnapStartPriming#prime} of the engine's clients and metadb. */
   public void prime() {
-    aws.prime();
-    metadb.jdbi();
-    Handlers.prime();
+    SnapStartPriming.prime(aws, metadb);
   }
 
   public Metadb metadb() {

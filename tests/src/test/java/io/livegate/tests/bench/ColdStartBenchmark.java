@@ -88,6 +88,8 @@ public final class ColdStartBenchmark {
   static final String LAMBDA_FLAGS =
       "-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
+  private static final List<String> LAMBDA_FLAG_LIST = List.of(LAMBDA_FLAGS.split(" "));
+
   private static final String VOTE_KEY = "livegate-bench-vote-link-key-0123456789abcdef";
   private static final String VOTER = "alice@example.com";
   private static final String WEBHOOK_SECRET = "livegate-bench-webhook-secret";
@@ -352,7 +354,7 @@ public final class ColdStartBenchmark {
       // What SnapStart leaves on the request path, its restore aside: the handler is constructed
       // and primed (beforeCheckpoint) outside the event's time, on the functions' JDK if found.
       String runtimeJava = aotJava.isEmpty() || aotJava.equals("none") ? java : aotJava;
-      List<String> primed = new ArrayList<>(List.of(LAMBDA_FLAGS.split(" ")));
+      List<String> primed = new ArrayList<>(LAMBDA_FLAG_LIST);
       primed.add("-D" + ColdStartProbe.PRIMED + "=true");
       measure(
           "java "
@@ -502,18 +504,17 @@ public final class ColdStartBenchmark {
       int runs,
       int warmups)
       throws IOException, InterruptedException {
-    List<String> lambdaFlags = List.of(LAMBDA_FLAGS.split(" "));
     measure(
         "java " + java + ", JVM flags: " + LAMBDA_FLAGS,
         java,
         classpath,
         env,
         probes,
-        sameFlags(probes, lambdaFlags),
+        sameFlags(probes, LAMBDA_FLAG_LIST),
         runs,
         warmups);
     Map<Probe, List<String>> cached =
-        train(StartupArchive.AOT_CACHE, java, classpath, lambdaFlags, env, probes, caches);
+        train(StartupArchive.AOT_CACHE, java, classpath, LAMBDA_FLAG_LIST, env, probes, caches);
     measure(
         "java "
             + java
