@@ -1,16 +1,16 @@
 package io.livegate.cli;
 
-import io.livegate.cli.process.ProcessCommandRunner;
 import io.livegate.cli.render.GraphRenderer;
 import io.livegate.cli.render.TextRenderer;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.DeployStack;
-import io.livegate.core.scan.DeployStackJson;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.core.scan.ScanCommand;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.DeployStackJson;
+import io.livegate.process.ProcessCommandRunner;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;

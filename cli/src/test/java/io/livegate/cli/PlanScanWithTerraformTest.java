@@ -1,12 +1,11 @@
 package io.livegate.cli;
 
-import static io.livegate.core.testing.ReferenceScenario.dependency;
+import static io.livegate.core.scan.testing.ReferenceScenario.dependency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.livegate.cli.process.ProcessCommandRunner;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Accounts;
@@ -14,13 +13,14 @@ import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.DeployStack;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanScan;
-import io.livegate.core.scan.PlannedExecution;
-import io.livegate.core.scan.Reason;
 import io.livegate.core.scan.ScanCommand;
-import io.livegate.core.testing.TestRepo;
+import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.PlannedExecution;
+import io.livegate.core.stack.Reason;
+import io.livegate.process.ProcessCommandRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,15 +1,23 @@
 package io.livegate.tasks;
 
-import io.livegate.cli.process.ProcessCommandRunner;
-import io.livegate.cli.process.TerraRunUnitPlanner;
+import io.livegate.aws.AwsClients;
+import io.livegate.aws.AwsEngine;
+import io.livegate.aws.AwsSettings;
+import io.livegate.aws.EcsPullRequestPlanner;
+import io.livegate.aws.EcsTasks;
+import io.livegate.aws.Env;
+import io.livegate.aws.GitHubAccess;
+import io.livegate.aws.MetadbSource;
+import io.livegate.aws.PlanArtifacts;
+import io.livegate.aws.Secrets;
+import io.livegate.aws.SfnTaskTokens;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.account.AccountsFile;
+import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.pr.PlanComments;
-import io.livegate.core.pr.PlanPullRequest;
 import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PlanUnit;
 import io.livegate.core.pr.PullRequestCheckout;
@@ -18,20 +26,13 @@ import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
+import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.core.scan.PlanScan;
-import io.livegate.lambdas.aws.AwsClients;
-import io.livegate.lambdas.aws.AwsSettings;
-import io.livegate.lambdas.aws.EcsPullRequestPlanner;
-import io.livegate.lambdas.aws.EcsTasks;
-import io.livegate.lambdas.aws.Env;
-import io.livegate.lambdas.aws.GitHubAccess;
-import io.livegate.lambdas.aws.MetadbSource;
-import io.livegate.lambdas.aws.PlanArtifacts;
-import io.livegate.lambdas.aws.Secrets;
-import io.livegate.lambdas.aws.SfnTaskTokens;
-import io.livegate.lambdas.engine.EngineWiring;
-import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.TerraRunUnitPlanner;
 import io.livegate.sql.Metadb;
+import io.livegate.statemachine.RuntimeContract;
+import io.livegate.statemachine.TriggerEvent;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,32 +54,24 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * The tasks' composition root: the only place that reads their environment.
  *
  * <ul>
- *   <li>{@value #REPO_URL}: the live repository's clone URL;
+ *   <li>{@value RuntimeContract.Tasks#REPO_URL}: the live repository's clone URL;
  *   <li>GitHub's ({@link GitHubAccess}): optional, the token for HTTPS clones, statuses and the
  *       plan comment, and the API's URL; without a token, statuses are logged;
- *   <li>{@value #WORKSPACE}: where to check out (default /tmp/livegate);
- *   <li>{@value #PLAN_BUCKET}: the artifact bucket for plan files;
- *   <li>{@value #ACCOUNTS}: the accounts file's text (see docs/accounts.md);
- *   <li>{@value #SCAN}: graph (default) or plan;
- *   <li>{@value #TRIGGER_FUNCTION}: the trigger Lambda's name;
- *   <li>{@value #LOG_URL}: optional, a link to the task's log for statuses and mail;
- *   <li>pr-plan: {@value #PLAN_FORKS} (default false), {@value #PR_COMMENT} (default true), and the
- *       dispatch's {@link EcsPullRequestPlanner.Settings};
+ *   <li>{@value RuntimeContract.Tasks#WORKSPACE}: where to check out (default /tmp/livegate);
+ *   <li>{@value RuntimeContract.Artifacts#PLAN_BUCKET}: the artifact bucket for plan files;
+ *   <li>{@value RuntimeContract.Tasks#ACCOUNTS}: the accounts file's text (see docs/accounts.md);
+ *   <li>{@value RuntimeContract.Tasks#SCAN}: graph (default) or plan;
+ *   <li>{@value RuntimeContract.Tasks#TRIGGER_FUNCTION}: the trigger Lambda's name;
+ *   <li>{@value RuntimeContract.Tasks#LOG_URL}: optional, a link to the task's log for statuses and
+ *       mail;
+ *   <li>pr-plan: {@value RuntimeContract.Tasks#PLAN_FORKS} (default false), {@value
+ *       RuntimeContract.Tasks#PR_COMMENT} (default true), and the dispatch's {@link
+ *       EcsPullRequestPlanner.Settings};
  *   <li>the trigger's {@code LIVEGATE_RUNNER} and {@code LIVEGATE_LOCK_PARAMETER}, the metadb's
  *       (see {@link MetadbSource}) and {@code AWS_REGION}.
  * </ul>
  */
 public final class TaskWiring {
-  public static final String REPO_URL = "LIVEGATE_REPO_URL";
-  public static final String WORKSPACE = "LIVEGATE_WORKSPACE";
-  public static final String PLAN_BUCKET = "LIVEGATE_PLAN_BUCKET";
-  public static final String ACCOUNTS = "LIVEGATE_ACCOUNTS";
-  public static final String SCAN = "LIVEGATE_SCAN";
-  public static final String TRIGGER_FUNCTION = "LIVEGATE_TRIGGER_FUNCTION";
-  public static final String LOG_URL = "LIVEGATE_LOG_URL";
-  public static final String PLAN_FORKS = "LIVEGATE_PLAN_FORKS";
-  public static final String PR_COMMENT = "LIVEGATE_PR_COMMENT";
-
   private final Map<String, String> environment;
   private final PrintWriter out;
   private final AwsClients aws;
@@ -115,7 +108,9 @@ public final class TaskWiring {
     return new TerraRunJob(
         metadb.get().deployments(),
         metadb.get().executions(),
-        new PlanArtifacts(aws.build(S3Client.builder()), Env.required(environment, PLAN_BUCKET)),
+        new PlanArtifacts(
+            aws.build(S3Client.builder()),
+            Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET)),
         new SfnTaskTokens(aws.build(SfnClient.builder())),
         checkout(),
         deploymentStatuses(),
@@ -123,7 +118,7 @@ public final class TaskWiring {
         runner(),
         workspace(),
         environment,
-        Env.optional(environment, LOG_URL, ""),
+        Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
         out::println,
         clock);
   }
@@ -131,11 +126,13 @@ public final class TaskWiring {
   public CreateDeployStackJob createDeployStack() {
     RunnerKind runner = runner();
     Accounts accounts = accounts();
-    String scan = Env.optional(environment, SCAN, "graph");
+    String scan = Env.optional(environment, RuntimeContract.Tasks.SCAN, "graph");
     if (!scan.equals("graph") && !scan.equals("plan")) {
-      throw new LivegateException(SCAN + " must be graph or plan, not " + scan);
+      throw new LivegateException(
+          RuntimeContract.Tasks.SCAN + " must be graph or plan, not " + scan);
     }
-    Consumer<String> invoke = triggerInvoker(Env.required(environment, TRIGGER_FUNCTION));
+    Consumer<String> invoke =
+        triggerInvoker(Env.required(environment, RuntimeContract.Tasks.TRIGGER_FUNCTION));
     return new CreateDeployStackJob(
         metadb.get().deployments(),
         new CreateDeployment(
@@ -154,16 +151,16 @@ public final class TaskWiring {
         new TriggerEvents() {
           @Override
           public void deploymentCreated(long deploymentId) {
-            invoke.accept(TriggerHandler.deploymentCreated(deploymentId));
+            invoke.accept(TriggerEvent.deploymentCreated(deploymentId));
           }
 
           @Override
           public void scanFailed(long deploymentId, String reason) {
-            invoke.accept(TriggerHandler.scanFailed(deploymentId, reason));
+            invoke.accept(TriggerEvent.scanFailed(deploymentId, reason));
           }
         },
         workspace().resolve("repository"),
-        Env.optional(environment, LOG_URL, ""),
+        Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
         out::println,
         clock);
   }
@@ -183,8 +180,8 @@ public final class TaskWiring {
             EcsPullRequestPlanner.Settings.from(environment)),
         planComments(),
         new PlanPullRequest.Settings(
-            Env.flag(environment, PLAN_FORKS),
-            Env.optional(environment, LOG_URL, ""),
+            Env.flag(environment, RuntimeContract.Tasks.PLAN_FORKS),
+            Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
             Runtime.getRuntime().availableProcessors()),
         out::println);
   }
@@ -195,9 +192,9 @@ public final class TaskWiring {
    * #TRIGGER_FUNCTION} nothing is sent.
    */
   public void reportPlanned(PullRequestHead head, PlanPullRequestResult result) {
-    String trigger = Env.optional(environment, TRIGGER_FUNCTION, "");
+    String trigger = Env.optional(environment, RuntimeContract.Tasks.TRIGGER_FUNCTION, "");
     if (!trigger.isEmpty()) {
-      triggerInvoker(trigger).accept(TriggerHandler.prPlanned(head, result));
+      triggerInvoker(trigger).accept(TriggerEvent.prPlanned(head, result));
     }
   }
 
@@ -228,7 +225,7 @@ public final class TaskWiring {
         accounts(),
         github.statuses(out::println),
         planComments(),
-        Env.optional(environment, LOG_URL, ""),
+        Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
         out::println);
   }
 
@@ -241,25 +238,26 @@ public final class TaskWiring {
   }
 
   private Optional<PlanComments> planComments() {
-    return Env.flag(environment, PR_COMMENT, true)
+    return Env.flag(environment, RuntimeContract.Tasks.PR_COMMENT, true)
         ? github.planComments(out::println)
         : Optional.empty();
   }
 
   private Checkout checkout() {
-    return new Checkout(Env.required(environment, REPO_URL), github.token());
+    return new Checkout(Env.required(environment, RuntimeContract.Tasks.REPO_URL), github.token());
   }
 
   private Accounts accounts() {
-    return AccountsFile.parse(ACCOUNTS, Env.required(environment, ACCOUNTS));
+    return AccountsFile.parse(
+        RuntimeContract.Tasks.ACCOUNTS, Env.required(environment, RuntimeContract.Tasks.ACCOUNTS));
   }
 
   private Path workspace() {
-    return Path.of(Env.optional(environment, WORKSPACE, "/tmp/livegate"));
+    return Path.of(Env.optional(environment, RuntimeContract.Tasks.WORKSPACE, "/tmp/livegate"));
   }
 
   private RunnerKind runner() {
-    return EngineWiring.enumValue(
-        RunnerKind.class, environment, EngineWiring.RUNNER, RunnerKind.TERRAGRUNT);
+    return AwsEngine.enumValue(
+        RunnerKind.class, environment, RuntimeContract.Engine.RUNNER, RunnerKind.TERRAGRUNT);
   }
 }

@@ -1,12 +1,13 @@
 package io.livegate.tasks;
 
+import io.livegate.aws.EcsPullRequestPlanner;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PlanUnitCommand;
 import io.livegate.core.pr.PullRequestHead;
-import io.livegate.lambdas.aws.EcsPullRequestPlanner;
 import io.livegate.statemachine.DeployFlow;
+import io.livegate.statemachine.RuntimeContract;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -154,7 +155,7 @@ public final class Tasks {
   }
 
   @Command(
-      name = EcsPullRequestPlanner.PR_PLAN,
+      name = RuntimeContract.PullRequestPlans.PR_PLAN,
       mixinStandardHelpOptions = true,
       subcommands = {PrPlanDispatch.class, PrPlanUnit.class},
       description = "Plan a pull request's changed units; never apply.")
@@ -162,22 +163,22 @@ public final class Tasks {
 
   /** The pull request, as {@link EcsPullRequestPlanner} passes it. */
   static final class PullRequestOptions {
-    @Option(names = EcsPullRequestPlanner.REPOSITORY_OPTION, required = true)
+    @Option(names = RuntimeContract.PullRequestPlans.REPOSITORY_OPTION, required = true)
     String repository;
 
-    @Option(names = EcsPullRequestPlanner.NUMBER_OPTION, required = true)
+    @Option(names = RuntimeContract.PullRequestPlans.NUMBER_OPTION, required = true)
     int number;
 
-    @Option(names = EcsPullRequestPlanner.BASE_REF_OPTION, defaultValue = "")
+    @Option(names = RuntimeContract.PullRequestPlans.BASE_REF_OPTION, defaultValue = "")
     String baseRef;
 
-    @Option(names = EcsPullRequestPlanner.BASE_SHA_OPTION, required = true)
+    @Option(names = RuntimeContract.PullRequestPlans.BASE_SHA_OPTION, required = true)
     String baseSha;
 
-    @Option(names = EcsPullRequestPlanner.HEAD_SHA_OPTION, required = true)
+    @Option(names = RuntimeContract.PullRequestPlans.HEAD_SHA_OPTION, required = true)
     String headSha;
 
-    @Option(names = EcsPullRequestPlanner.FROM_FORK_OPTION)
+    @Option(names = RuntimeContract.PullRequestPlans.FROM_FORK_OPTION)
     boolean fromFork;
 
     PullRequestHead head() {
@@ -186,7 +187,7 @@ public final class Tasks {
   }
 
   @Command(
-      name = EcsPullRequestPlanner.DISPATCH,
+      name = RuntimeContract.PullRequestPlans.DISPATCH,
       mixinStandardHelpOptions = true,
       description = "Scan the pull request and start a pr-plan unit task per changed unit.")
   static final class PrPlanDispatch implements Callable<Integer> {
@@ -210,13 +211,13 @@ public final class Tasks {
   }
 
   @Command(
-      name = EcsPullRequestPlanner.UNIT,
+      name = RuntimeContract.PullRequestPlans.UNIT,
       mixinStandardHelpOptions = true,
       description = "Plan one unit of the pull request with the plan role; never apply.")
   static final class PrPlanUnit implements Callable<Integer> {
     @Mixin PullRequestOptions pullRequest;
 
-    @Option(names = EcsPullRequestPlanner.UNIT_OPTION, required = true)
+    @Option(names = RuntimeContract.PullRequestPlans.UNIT_OPTION, required = true)
     String unit;
 
     private final Map<String, String> environment;

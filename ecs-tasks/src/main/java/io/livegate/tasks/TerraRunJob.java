@@ -1,6 +1,7 @@
 package io.livegate.tasks;
 
-import io.livegate.cli.process.TerraRun;
+import io.livegate.aws.PlanArtifacts;
+import io.livegate.aws.SfnTaskTokens;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
@@ -14,8 +15,7 @@ import io.livegate.core.flow.FlowState;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
-import io.livegate.lambdas.aws.PlanArtifacts;
-import io.livegate.lambdas.aws.SfnTaskTokens;
+import io.livegate.process.TerraRun;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.PlanResult;
 import java.io.IOException;

@@ -2,12 +2,12 @@ package io.livegate.tasks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.livegate.aws.EcsPullRequestPlanner;
+import io.livegate.aws.EcsScanLauncher;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PlanUnitCommand;
 import io.livegate.core.pr.PullRequestHead;
-import io.livegate.lambdas.aws.EcsPullRequestPlanner;
-import io.livegate.lambdas.aws.EcsScanLauncher;
-import io.livegate.lambdas.aws.EcsTasks;
+import io.livegate.statemachine.RuntimeContract;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
@@ -74,13 +74,13 @@ class TasksTest {
     environment.put("AWS_REGION", "us-east-1");
     environment.put("AWS_ACCESS_KEY_ID", "testing");
     environment.put("AWS_SECRET_ACCESS_KEY", "testing");
-    environment.put(TaskWiring.REPO_URL, "https://github.com/acme/live.git");
-    environment.put(TaskWiring.ACCOUNTS, "account \"apps\" {\n  path = \"app\"\n}\n");
-    environment.put(EcsTasks.CLUSTER, "livegate");
-    environment.put(EcsTasks.SUBNETS, "subnet-1");
-    environment.put(EcsTasks.SECURITY_GROUPS, "sg-1");
-    environment.put(EcsTasks.CONTAINER, "tasks");
-    environment.put(EcsPullRequestPlanner.TASK_DEFINITION, "pr-plan");
+    environment.put(RuntimeContract.Tasks.REPO_URL, "https://github.com/acme/live.git");
+    environment.put(RuntimeContract.Tasks.ACCOUNTS, "account \"apps\" {\n  path = \"app\"\n}\n");
+    environment.put(RuntimeContract.Ecs.CLUSTER, "livegate");
+    environment.put(RuntimeContract.Ecs.SUBNETS, "subnet-1");
+    environment.put(RuntimeContract.Ecs.SECURITY_GROUPS, "sg-1");
+    environment.put(RuntimeContract.Ecs.CONTAINER, "tasks");
+    environment.put(RuntimeContract.PullRequestPlans.TASK_DEFINITION, "pr-plan");
     TaskWiring wiring =
         TaskWiring.fromEnvironment(environment, new PrintWriter(new StringWriter()));
 

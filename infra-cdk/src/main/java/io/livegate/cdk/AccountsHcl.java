@@ -2,8 +2,8 @@ package io.livegate.cdk;
 
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.account.AccountsFile;
 import io.livegate.core.account.InvalidAccountsConfig;
+import io.livegate.core.config.AccountsFile;
 import java.util.List;
 
 /**

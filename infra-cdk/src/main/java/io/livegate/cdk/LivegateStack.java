@@ -1,16 +1,7 @@
 package io.livegate.cdk;
 
-import io.livegate.lambdas.approval.ApprovalWiring;
-import io.livegate.lambdas.aws.EcsPullRequestPlanner;
-import io.livegate.lambdas.aws.EcsScanLauncher;
-import io.livegate.lambdas.aws.EcsTasks;
-import io.livegate.lambdas.aws.GitHubAccess;
-import io.livegate.lambdas.aws.MetadbSource;
-import io.livegate.lambdas.engine.EngineWiring;
-import io.livegate.lambdas.trigger.TriggerHandler;
-import io.livegate.lambdas.webhook.WebhookWiring;
 import io.livegate.statemachine.DeployFlow;
-import io.livegate.tasks.TaskWiring;
+import io.livegate.statemachine.RuntimeContract;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,20 +94,6 @@ import software.constructs.Construct;
  * the resources it calls them on; the tests hold the boundaries (LivegateStackTest).
  */
 public final class LivegateStack extends Stack {
-  /**
-   * Handlers in the Lambda jar, spelled out because the Lambda classes are not on the app's class
-   * path; LivegateStackTest checks that each names its class and that the class is in the jar.
-   */
-  static final String WEBHOOK_HANDLER = "io.livegate.lambdas.webhook.WebhookHandler";
-
-  static final String TRIGGER_HANDLER = "io.livegate.lambdas.trigger.TriggerHandler";
-
-  static final String APPROVAL_REQUEST_HANDLER =
-      "io.livegate.lambdas.approval.ApprovalRequestHandler";
-  static final String APPROVAL_RESPONSE_HANDLER =
-      "io.livegate.lambdas.approval.ApprovalResponseHandler";
-  static final String MIGRATE_HANDLER = "io.livegate.lambdas.migrate.MigrateHandler";
-
   /**
    * The container of create-deploy-stack and the pr-plan tasks, which EcsTasks' overrides name;
    * terra-run's is {@link DeployFlow#TERRA_RUN}.
@@ -282,7 +259,7 @@ public final class LivegateStack extends Stack {
         function(
             "Migrate",
             "migrate",
-            MIGRATE_HANDLER,
+            RuntimeContract.Handlers.MIGRATE,
             1024,
             Duration.minutes(5),
             source,
@@ -322,9 +299,9 @@ public final class LivegateStack extends Stack {
     // create-deploy-stack scans the merge, stores the deployment and tells the trigger, also when
     // the scan failed ({"scanFailed": id}); the trigger, not the task, hands the merge lock on.
     Map<String, String> createDeployStackEnvironment = taskEnvironment();
-    createDeployStackEnvironment.put(EngineWiring.RUNNER, config.runner());
-    createDeployStackEnvironment.put(TaskWiring.SCAN, config.scan());
-    createDeployStackEnvironment.put(TaskWiring.TRIGGER_FUNCTION, triggerArn);
+    createDeployStackEnvironment.put(RuntimeContract.Engine.RUNNER, config.runner());
+    createDeployStackEnvironment.put(RuntimeContract.Tasks.SCAN, config.scan());
+    createDeployStackEnvironment.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, triggerArn);
     createDeployStackEnvironment.putAll(metadbEnvironment());
     FargateTaskDefinition createDeployStack =
         task(
@@ -346,12 +323,13 @@ public final class LivegateStack extends Stack {
     // roles and nothing else, and cannot start tasks. Its plan file stays in the task (deleted
     // after the plan); the outcome goes to the commit status and the plan comment.
     Map<String, String> prPlanUnitEnvironment = taskEnvironment();
-    prPlanUnitEnvironment.put(EngineWiring.RUNNER, config.runner());
+    prPlanUnitEnvironment.put(RuntimeContract.Engine.RUNNER, config.runner());
     FargateTaskDefinition prPlanUnit =
         task(
             "pr-plan-unit",
             TASK_CONTAINER,
-            List.of(EcsPullRequestPlanner.PR_PLAN, EcsPullRequestPlanner.UNIT),
+            List.of(
+                RuntimeContract.PullRequestPlans.PR_PLAN, RuntimeContract.PullRequestPlans.UNIT),
             image,
             prPlanUnitEnvironment,
             true);
@@ -363,21 +341,24 @@ public final class LivegateStack extends Stack {
     // merge gate's lock scope "units"): it may start that task and invoke the trigger, and assumes
     // no role.
     Map<String, String> prPlanDispatchEnvironment = taskEnvironment();
-    prPlanDispatchEnvironment.put(TaskWiring.PLAN_FORKS, Boolean.toString(config.allowForkPrs()));
-    prPlanDispatchEnvironment.put(TaskWiring.TRIGGER_FUNCTION, triggerArn);
+    prPlanDispatchEnvironment.put(
+        RuntimeContract.Tasks.PLAN_FORKS, Boolean.toString(config.allowForkPrs()));
+    prPlanDispatchEnvironment.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, triggerArn);
     prPlanDispatchEnvironment.putAll(ecsEnvironment());
     // The planner's settings require the dispatch's own definition, which the dispatch never
     // starts (nor may it: its role runs pr-plan-unit only). Its ARN would be a reference of the
     // definition to itself, so the family stands in.
     prPlanDispatchEnvironment.put(
-        EcsPullRequestPlanner.TASK_DEFINITION, family("pr-plan-dispatch"));
+        RuntimeContract.PullRequestPlans.TASK_DEFINITION, family("pr-plan-dispatch"));
     prPlanDispatchEnvironment.put(
-        EcsPullRequestPlanner.UNIT_TASK_DEFINITION, prPlanUnit.getTaskDefinitionArn());
+        RuntimeContract.PullRequestPlans.UNIT_TASK_DEFINITION, prPlanUnit.getTaskDefinitionArn());
     FargateTaskDefinition prPlanDispatch =
         task(
             "pr-plan-dispatch",
             TASK_CONTAINER,
-            List.of(EcsPullRequestPlanner.PR_PLAN, EcsPullRequestPlanner.DISPATCH),
+            List.of(
+                RuntimeContract.PullRequestPlans.PR_PLAN,
+                RuntimeContract.PullRequestPlans.DISPATCH),
             image,
             prPlanDispatchEnvironment,
             true);
@@ -386,8 +367,8 @@ public final class LivegateStack extends Stack {
     allow(prPlanDispatch.getTaskRole(), List.of("lambda:InvokeFunction"), List.of(triggerArn));
 
     Map<String, String> terraRunEnvironment = taskEnvironment();
-    terraRunEnvironment.put(EngineWiring.RUNNER, config.runner());
-    terraRunEnvironment.put(TaskWiring.PLAN_BUCKET, artifacts.getBucketName());
+    terraRunEnvironment.put(RuntimeContract.Engine.RUNNER, config.runner());
+    terraRunEnvironment.put(RuntimeContract.Artifacts.PLAN_BUCKET, artifacts.getBucketName());
     terraRunEnvironment.putAll(metadbEnvironment());
     List<String> terraRunCommand = List.of(DeployFlow.TERRA_RUN);
     FargateTaskDefinition terraRunPlan =
@@ -480,14 +461,15 @@ public final class LivegateStack extends Stack {
 
     // approval-response first: its Function URL is the vote links' base.
     Map<String, String> responseEnvironment = metadbEnvironment();
-    responseEnvironment.put(ApprovalWiring.VOTE_KEY_SECRET, voteKey.getSecretArn());
-    responseEnvironment.put(ApprovalWiring.PLAN_BUCKET, artifacts.getBucketName());
-    responseEnvironment.put(EngineWiring.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    responseEnvironment.put(RuntimeContract.Approval.VOTE_KEY_SECRET, voteKey.getSecretArn());
+    responseEnvironment.put(RuntimeContract.Artifacts.PLAN_BUCKET, artifacts.getBucketName());
+    responseEnvironment.put(
+        RuntimeContract.Engine.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
     Function approvalResponse =
         function(
             "ApprovalResponse",
             "approval-response",
-            APPROVAL_RESPONSE_HANDLER,
+            RuntimeContract.Handlers.APPROVAL_RESPONSE,
             1024,
             Duration.seconds(15),
             source,
@@ -508,16 +490,18 @@ public final class LivegateStack extends Stack {
     String voteBaseUrl = "https://" + Fn.select(2, Fn.split("/", voteUrl.getUrl()));
 
     Map<String, String> requestEnvironment = metadbEnvironment();
-    requestEnvironment.put(ApprovalWiring.VOTE_KEY_SECRET, voteKey.getSecretArn());
-    requestEnvironment.put(ApprovalWiring.VOTE_BASE_URL, voteBaseUrl);
-    requestEnvironment.put(ApprovalWiring.MAIL_FROM, config.mailFrom());
-    requestEnvironment.put(ApprovalWiring.SKIP_EMPTY, Boolean.toString(config.skipEmpty()));
-    requestEnvironment.put(EngineWiring.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    requestEnvironment.put(RuntimeContract.Approval.VOTE_KEY_SECRET, voteKey.getSecretArn());
+    requestEnvironment.put(RuntimeContract.Approval.VOTE_BASE_URL, voteBaseUrl);
+    requestEnvironment.put(RuntimeContract.Approval.MAIL_FROM, config.mailFrom());
+    requestEnvironment.put(
+        RuntimeContract.Approval.SKIP_EMPTY, Boolean.toString(config.skipEmpty()));
+    requestEnvironment.put(
+        RuntimeContract.Engine.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
     Function approvalRequest =
         function(
             "ApprovalRequest",
             "approval-request",
-            APPROVAL_REQUEST_HANDLER,
+            RuntimeContract.Handlers.APPROVAL_REQUEST,
             1024,
             Duration.seconds(60),
             source,
@@ -543,7 +527,7 @@ public final class LivegateStack extends Stack {
         function(
             "Trigger",
             "trigger",
-            TRIGGER_HANDLER,
+            RuntimeContract.Handlers.TRIGGER,
             1024,
             Duration.seconds(60),
             source,
@@ -569,7 +553,7 @@ public final class LivegateStack extends Stack {
         .eventPattern(
             EventPattern.builder()
                 .source(List.of("aws.states"))
-                .detailType(List.of(TriggerHandler.STATUS_CHANGE))
+                .detailType(List.of(RuntimeContract.Events.STATUS_CHANGE))
                 .detail(
                     Map.of(
                         "stateMachineArn",
@@ -590,17 +574,18 @@ public final class LivegateStack extends Stack {
     // takes the lock and starts its create-deploy-stack, or the flows of a deployment whose stack
     // is already stored. It takes the lock but never releases it (the trigger does).
     Map<String, String> webhookEnvironment = engineEnvironment(createDeployStack);
-    webhookEnvironment.put(WebhookWiring.WEBHOOK_SECRET, webhookSecret.getSecretArn());
-    webhookEnvironment.put(WebhookWiring.REPOSITORY, config.repository());
-    webhookEnvironment.put(WebhookWiring.TRUNK, config.trunk());
-    webhookEnvironment.put(WebhookWiring.ALLOW_FORK_PRS, Boolean.toString(config.allowForkPrs()));
+    webhookEnvironment.put(RuntimeContract.Webhook.WEBHOOK_SECRET, webhookSecret.getSecretArn());
+    webhookEnvironment.put(RuntimeContract.Webhook.REPOSITORY, config.repository());
+    webhookEnvironment.put(RuntimeContract.Webhook.TRUNK, config.trunk());
     webhookEnvironment.put(
-        EcsPullRequestPlanner.TASK_DEFINITION, prPlanDispatch.getTaskDefinitionArn());
+        RuntimeContract.Webhook.ALLOW_FORK_PRS, Boolean.toString(config.allowForkPrs()));
+    webhookEnvironment.put(
+        RuntimeContract.PullRequestPlans.TASK_DEFINITION, prPlanDispatch.getTaskDefinitionArn());
     Function webhook =
         function(
             "Webhook",
             "webhook",
-            WEBHOOK_HANDLER,
+            RuntimeContract.Handlers.WEBHOOK,
             1024,
             Duration.seconds(10),
             source,
@@ -746,13 +731,13 @@ public final class LivegateStack extends Stack {
   private Map<String, String> metadbEnvironment() {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put(
-        MetadbSource.URL,
+        RuntimeContract.Metadb.URL,
         "jdbc:postgresql://"
             + metadb.getClusterEndpoint().getSocketAddress()
             + "/"
             + DATABASE
             + "?sslmode=require");
-    environment.put(MetadbSource.SECRET, metadb.getSecret().getSecretArn());
+    environment.put(RuntimeContract.Metadb.SECRET, metadb.getSecret().getSecretArn());
     return environment;
   }
 
@@ -763,28 +748,28 @@ public final class LivegateStack extends Stack {
   /** Where and how EcsTasks starts a task: the webhook, the trigger and pr-plan dispatch. */
   private Map<String, String> ecsEnvironment() {
     Map<String, String> environment = new LinkedHashMap<>();
-    environment.put(EcsTasks.CLUSTER, cluster.getClusterArn());
-    environment.put(EcsTasks.SUBNETS, subnetIds());
-    environment.put(EcsTasks.SECURITY_GROUPS, taskSecurityGroup.getSecurityGroupId());
-    environment.put(EcsTasks.CONTAINER, TASK_CONTAINER);
+    environment.put(RuntimeContract.Ecs.CLUSTER, cluster.getClusterArn());
+    environment.put(RuntimeContract.Ecs.SUBNETS, subnetIds());
+    environment.put(RuntimeContract.Ecs.SECURITY_GROUPS, taskSecurityGroup.getSecurityGroupId());
+    environment.put(RuntimeContract.Ecs.CONTAINER, TASK_CONTAINER);
     return environment;
   }
 
   /**
-   * What EngineWiring reads, which the webhook and the trigger both build: the metadb, the deploy
+   * What AwsEngine reads, which the webhook and the trigger both build: the metadb, the deploy
    * flow, the merge lock, create-deploy-stack on ECS and the GitHub token.
    */
   private Map<String, String> engineEnvironment(FargateTaskDefinition createDeployStack) {
     Map<String, String> environment = metadbEnvironment();
-    environment.put(EngineWiring.STATE_MACHINE, deployFlow.getStateMachineArn());
-    environment.put(EngineWiring.LOCK_PARAMETER, config.lockParameterFor(getStackName()));
-    environment.put(EngineWiring.LOCK_SCOPE, config.lockScope());
-    environment.put(EngineWiring.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
-    environment.put(EngineWiring.FAILURE_POLICY, config.failurePolicy());
-    environment.put(EngineWiring.RUNNER, config.runner());
+    environment.put(RuntimeContract.Engine.STATE_MACHINE, deployFlow.getStateMachineArn());
+    environment.put(RuntimeContract.Engine.LOCK_PARAMETER, config.lockParameterFor(getStackName()));
+    environment.put(RuntimeContract.Engine.LOCK_SCOPE, config.lockScope());
+    environment.put(RuntimeContract.Engine.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    environment.put(RuntimeContract.Engine.FAILURE_POLICY, config.failurePolicy());
+    environment.put(RuntimeContract.Engine.RUNNER, config.runner());
     environment.putAll(ecsEnvironment());
-    environment.put(EcsScanLauncher.TASK_DEFINITION, createDeployStack.getTaskDefinitionArn());
-    environment.put(GitHubAccess.TOKEN_SECRET, githubToken.getSecretArn());
+    environment.put(RuntimeContract.Scan.TASK_DEFINITION, createDeployStack.getTaskDefinitionArn());
+    environment.put(RuntimeContract.GitHub.TOKEN_SECRET, githubToken.getSecretArn());
     return environment;
   }
 
@@ -792,8 +777,8 @@ public final class LivegateStack extends Stack {
   private Map<String, String> taskEnvironment() {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put("AWS_REGION", Aws.REGION);
-    environment.put(TaskWiring.REPO_URL, config.repositoryUrl());
-    environment.put(GitHubAccess.TOKEN_SECRET, githubToken.getSecretArn());
+    environment.put(RuntimeContract.Tasks.REPO_URL, config.repositoryUrl());
+    environment.put(RuntimeContract.GitHub.TOKEN_SECRET, githubToken.getSecretArn());
     return environment;
   }
 
@@ -839,7 +824,7 @@ public final class LivegateStack extends Stack {
     LogGroup logs = logGroup(id + "Logs");
     Map<String, String> withLog = new LinkedHashMap<>(environment);
     withLog.put(
-        TaskWiring.LOG_URL,
+        RuntimeContract.Tasks.LOG_URL,
         "https://console.aws.amazon.com/cloudwatch/home?region="
             + Aws.REGION
             + "#logsV2:log-groups/log-group/"
@@ -856,7 +841,7 @@ public final class LivegateStack extends Stack {
     if (accounts) {
       options.secrets(
           Map.of(
-              TaskWiring.ACCOUNTS,
+              RuntimeContract.Tasks.ACCOUNTS,
               software.amazon.awscdk.services.ecs.Secret.fromSsmParameter(accountsParameter)));
     }
     definition.addContainer(container, options.build());

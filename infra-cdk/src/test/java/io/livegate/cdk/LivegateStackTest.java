@@ -3,20 +3,8 @@ package io.livegate.cdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.livegate.lambdas.approval.ApprovalRequestHandler;
-import io.livegate.lambdas.approval.ApprovalResponseHandler;
-import io.livegate.lambdas.aws.EcsPullRequestPlanner;
-import io.livegate.lambdas.aws.EcsScanLauncher;
-import io.livegate.lambdas.aws.EcsTasks;
-import io.livegate.lambdas.aws.GitHubAccess;
-import io.livegate.lambdas.aws.MetadbSource;
-import io.livegate.lambdas.engine.EngineWiring;
-import io.livegate.lambdas.migrate.MigrateHandler;
-import io.livegate.lambdas.trigger.TriggerHandler;
-import io.livegate.lambdas.webhook.WebhookHandler;
-import io.livegate.lambdas.webhook.WebhookWiring;
 import io.livegate.statemachine.DeployFlow;
-import io.livegate.tasks.TaskWiring;
+import io.livegate.statemachine.RuntimeContract;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -164,13 +152,13 @@ class LivegateStackTest {
     record Expected(String handler, int memory, int timeout, boolean snapStart) {}
     Map<String, Expected> expected =
         Map.of(
-            "webhook", new Expected(LivegateStack.WEBHOOK_HANDLER, 1024, 10, true),
-            "trigger", new Expected(LivegateStack.TRIGGER_HANDLER, 1024, 60, true),
+            "webhook", new Expected(RuntimeContract.Handlers.WEBHOOK, 1024, 10, true),
+            "trigger", new Expected(RuntimeContract.Handlers.TRIGGER, 1024, 60, true),
             "approval-request",
-                new Expected(LivegateStack.APPROVAL_REQUEST_HANDLER, 1024, 60, true),
+                new Expected(RuntimeContract.Handlers.APPROVAL_REQUEST, 1024, 60, true),
             "approval-response",
-                new Expected(LivegateStack.APPROVAL_RESPONSE_HANDLER, 1024, 15, true),
-            "migrate", new Expected(LivegateStack.MIGRATE_HANDLER, 1024, 300, false));
+                new Expected(RuntimeContract.Handlers.APPROVAL_RESPONSE, 1024, 15, true),
+            "migrate", new Expected(RuntimeContract.Handlers.MIGRATE, 1024, 300, false));
     assertThat(stack.functions().keySet()).isEqualTo(expected.keySet());
     expected.forEach(
         (name, want) -> {
@@ -485,11 +473,12 @@ class LivegateStackTest {
             .path("Properties")
             .path("Environment")
             .path("Variables");
-    assertThat(webhook.path(EngineWiring.LOCK_PARAMETER).asText())
+    assertThat(webhook.path(RuntimeContract.Engine.LOCK_PARAMETER).asText())
         .isEqualTo("/Livegate/merge-lock");
-    assertThat(webhook.path(WebhookWiring.REPOSITORY).asText())
+    assertThat(webhook.path(RuntimeContract.Webhook.REPOSITORY).asText())
         .isEqualTo("acme/infrastructure-live");
-    assertThat(webhook.path(EcsTasks.CONTAINER).asText()).isEqualTo(LivegateStack.TASK_CONTAINER);
+    assertThat(webhook.path(RuntimeContract.Ecs.CONTAINER).asText())
+        .isEqualTo(LivegateStack.TASK_CONTAINER);
     JsonNode trigger = resource(stack.functions().get("trigger")).path("Properties");
     assertThat(trigger.path("FunctionName").asText()).isEqualTo("Livegate-trigger");
     JsonNode createDeployStack =
@@ -531,20 +520,6 @@ class LivegateStackTest {
 
   @Test
   void everyHandlerTheStackDeploysIsInTheLambdaJar() throws IOException {
-    // The names are spelled out for the app's class path; they follow the classes.
-    assertThat(
-            List.of(
-                LivegateStack.WEBHOOK_HANDLER,
-                LivegateStack.TRIGGER_HANDLER,
-                LivegateStack.APPROVAL_REQUEST_HANDLER,
-                LivegateStack.APPROVAL_RESPONSE_HANDLER,
-                LivegateStack.MIGRATE_HANDLER))
-        .containsExactly(
-            WebhookHandler.class.getName(),
-            TriggerHandler.class.getName(),
-            ApprovalRequestHandler.class.getName(),
-            ApprovalResponseHandler.class.getName(),
-            MigrateHandler.class.getName());
     try (JarFile jar = new JarFile(Fixtures.SOURCE.lambdaJar().toFile())) {
       for (var function : stack.functions().values()) {
         String handler = resource(function).path("Properties").path("Handler").asText();
@@ -554,28 +529,37 @@ class LivegateStackTest {
     }
   }
 
-  private static final Set<String> METADB = Set.of(MetadbSource.URL, MetadbSource.SECRET);
+  private static final Set<String> METADB =
+      Set.of(RuntimeContract.Metadb.URL, RuntimeContract.Metadb.SECRET);
   private static final Set<String> ECS =
-      Set.of(EcsTasks.CLUSTER, EcsTasks.SUBNETS, EcsTasks.SECURITY_GROUPS, EcsTasks.CONTAINER);
+      Set.of(
+          RuntimeContract.Ecs.CLUSTER,
+          RuntimeContract.Ecs.SUBNETS,
+          RuntimeContract.Ecs.SECURITY_GROUPS,
+          RuntimeContract.Ecs.CONTAINER);
 
-  /** What EngineWiring reads (its optional status URL aside). */
+  /** What AwsEngine reads (its optional status URL aside). */
   private static final Set<String> ENGINE =
       union(
           METADB,
           ECS,
           Set.of(
-              EngineWiring.STATE_MACHINE,
-              EngineWiring.LOCK_PARAMETER,
-              EngineWiring.LOCK_SCOPE,
-              EngineWiring.APPROVAL_TIMEOUT,
-              EngineWiring.FAILURE_POLICY,
-              EngineWiring.RUNNER,
-              EcsScanLauncher.TASK_DEFINITION,
-              GitHubAccess.TOKEN_SECRET));
+              RuntimeContract.Engine.STATE_MACHINE,
+              RuntimeContract.Engine.LOCK_PARAMETER,
+              RuntimeContract.Engine.LOCK_SCOPE,
+              RuntimeContract.Engine.APPROVAL_TIMEOUT,
+              RuntimeContract.Engine.FAILURE_POLICY,
+              RuntimeContract.Engine.RUNNER,
+              RuntimeContract.Scan.TASK_DEFINITION,
+              RuntimeContract.GitHub.TOKEN_SECRET));
 
   /** What every task reads. */
   private static final Set<String> TASK =
-      Set.of("AWS_REGION", TaskWiring.REPO_URL, GitHubAccess.TOKEN_SECRET, TaskWiring.LOG_URL);
+      Set.of(
+          "AWS_REGION",
+          RuntimeContract.Tasks.REPO_URL,
+          RuntimeContract.GitHub.TOKEN_SECRET,
+          RuntimeContract.Tasks.LOG_URL);
 
   @SafeVarargs
   private static Set<String> union(Set<String>... sets) {
@@ -625,11 +609,11 @@ class LivegateStackTest {
             union(
                 ENGINE,
                 Set.of(
-                    WebhookWiring.WEBHOOK_SECRET,
-                    WebhookWiring.REPOSITORY,
-                    WebhookWiring.TRUNK,
-                    WebhookWiring.ALLOW_FORK_PRS,
-                    EcsPullRequestPlanner.TASK_DEFINITION)),
+                    RuntimeContract.Webhook.WEBHOOK_SECRET,
+                    RuntimeContract.Webhook.REPOSITORY,
+                    RuntimeContract.Webhook.TRUNK,
+                    RuntimeContract.Webhook.ALLOW_FORK_PRS,
+                    RuntimeContract.PullRequestPlans.TASK_DEFINITION)),
             "trigger",
             ENGINE);
     functions.forEach(
@@ -645,27 +629,33 @@ class LivegateStackTest {
                 TASK,
                 METADB,
                 Set.of(
-                    EngineWiring.RUNNER,
-                    TaskWiring.SCAN,
-                    TaskWiring.TRIGGER_FUNCTION,
-                    TaskWiring.ACCOUNTS)),
+                    RuntimeContract.Engine.RUNNER,
+                    RuntimeContract.Tasks.SCAN,
+                    RuntimeContract.Tasks.TRIGGER_FUNCTION,
+                    RuntimeContract.Tasks.ACCOUNTS)),
             // No metadb for the pr-plan tasks, and no lock for anyone but the engine.
             "pr-plan-dispatch",
             union(
                 TASK,
                 ECS,
                 Set.of(
-                    TaskWiring.ACCOUNTS,
-                    TaskWiring.PLAN_FORKS,
-                    TaskWiring.TRIGGER_FUNCTION,
-                    EcsPullRequestPlanner.TASK_DEFINITION,
-                    EcsPullRequestPlanner.UNIT_TASK_DEFINITION)),
+                    RuntimeContract.Tasks.ACCOUNTS,
+                    RuntimeContract.Tasks.PLAN_FORKS,
+                    RuntimeContract.Tasks.TRIGGER_FUNCTION,
+                    RuntimeContract.PullRequestPlans.TASK_DEFINITION,
+                    RuntimeContract.PullRequestPlans.UNIT_TASK_DEFINITION)),
             "pr-plan-unit",
-            union(TASK, Set.of(TaskWiring.ACCOUNTS, EngineWiring.RUNNER)),
+            union(TASK, Set.of(RuntimeContract.Tasks.ACCOUNTS, RuntimeContract.Engine.RUNNER)),
             "terra-run-plan",
-            union(TASK, METADB, Set.of(EngineWiring.RUNNER, TaskWiring.PLAN_BUCKET)),
+            union(
+                TASK,
+                METADB,
+                Set.of(RuntimeContract.Engine.RUNNER, RuntimeContract.Artifacts.PLAN_BUCKET)),
             "terra-run-apply",
-            union(TASK, METADB, Set.of(EngineWiring.RUNNER, TaskWiring.PLAN_BUCKET)));
+            union(
+                TASK,
+                METADB,
+                Set.of(RuntimeContract.Engine.RUNNER, RuntimeContract.Artifacts.PLAN_BUCKET)));
     assertThat(stack.tasks().keySet()).isEqualTo(tasks.keySet());
     tasks.forEach(
         (name, expected) ->
@@ -678,33 +668,39 @@ class LivegateStackTest {
   void theEngineStartsTheFlowAndCreateDeployStackAndTheWebhookStartsTheDispatch() {
     for (String function : List.of("webhook", "trigger")) {
       JsonNode variables = functionVariables(stack, json, function);
-      assertThat(variables.path(EngineWiring.STATE_MACHINE))
+      assertThat(variables.path(RuntimeContract.Engine.STATE_MACHINE))
           .as(function)
           .isEqualTo(ref(stack.deployFlow()));
-      assertThat(variables.path(EcsScanLauncher.TASK_DEFINITION))
+      assertThat(variables.path(RuntimeContract.Scan.TASK_DEFINITION))
           .as(function)
           .isEqualTo(ref(stack.tasks().get("create-deploy-stack")));
-      assertThat(variables.path(EcsTasks.CLUSTER))
+      assertThat(variables.path(RuntimeContract.Ecs.CLUSTER))
           .as(function)
           .isEqualTo(resolved(stack.cluster().getClusterArn()));
-      assertThat(variables.path(EngineWiring.LOCK_SCOPE).asText()).as(function).isEqualTo("repo");
-      assertThat(variables.path(GitHubAccess.TOKEN_SECRET))
+      assertThat(variables.path(RuntimeContract.Engine.LOCK_SCOPE).asText())
+          .as(function)
+          .isEqualTo("repo");
+      assertThat(variables.path(RuntimeContract.GitHub.TOKEN_SECRET))
           .as(function)
           .isEqualTo(resolved(stack.githubToken().getSecretArn()));
     }
     assertThat(
-            functionVariables(stack, json, "webhook").path(EcsPullRequestPlanner.TASK_DEFINITION))
+            functionVariables(stack, json, "webhook")
+                .path(RuntimeContract.PullRequestPlans.TASK_DEFINITION))
         .isEqualTo(ref(stack.tasks().get("pr-plan-dispatch")));
     Map<String, JsonNode> dispatch = containerVariables(container(stack, json, "pr-plan-dispatch"));
     // Its own definition by family (an ARN would refer to itself); the unit's by reference.
-    assertThat(dispatch.get(EcsPullRequestPlanner.TASK_DEFINITION).asText())
+    assertThat(dispatch.get(RuntimeContract.PullRequestPlans.TASK_DEFINITION).asText())
         .isEqualTo("Livegate-pr-plan-dispatch");
-    assertThat(dispatch.get(EcsPullRequestPlanner.UNIT_TASK_DEFINITION))
+    assertThat(dispatch.get(RuntimeContract.PullRequestPlans.UNIT_TASK_DEFINITION))
         .isEqualTo(ref(stack.tasks().get("pr-plan-unit")));
-    assertThat(dispatch.get(EcsTasks.CONTAINER).asText()).isEqualTo(LivegateStack.TASK_CONTAINER);
-    assertThat(dispatch.get(TaskWiring.PLAN_FORKS).asText()).isEqualTo("false");
+    assertThat(dispatch.get(RuntimeContract.Ecs.CONTAINER).asText())
+        .isEqualTo(LivegateStack.TASK_CONTAINER);
+    assertThat(dispatch.get(RuntimeContract.Tasks.PLAN_FORKS).asText()).isEqualTo("false");
     assertThat(
-            functionVariables(stack, json, "webhook").path(WebhookWiring.ALLOW_FORK_PRS).asText())
+            functionVariables(stack, json, "webhook")
+                .path(RuntimeContract.Webhook.ALLOW_FORK_PRS)
+                .asText())
         .isEqualTo("false");
   }
 
@@ -715,13 +711,16 @@ class LivegateStackTest {
     LivegateStack forks = synthesized.stack();
     JsonNode template = Iam.JSON.valueToTree(synthesized.template().toJSON());
     JsonNode webhook = functionVariables(forks, template, "webhook");
-    assertThat(webhook.path(WebhookWiring.ALLOW_FORK_PRS).asText()).isEqualTo("true");
-    assertThat(webhook.path(EngineWiring.LOCK_SCOPE).asText()).isEqualTo("units");
-    assertThat(functionVariables(forks, template, "trigger").path(EngineWiring.LOCK_SCOPE).asText())
+    assertThat(webhook.path(RuntimeContract.Webhook.ALLOW_FORK_PRS).asText()).isEqualTo("true");
+    assertThat(webhook.path(RuntimeContract.Engine.LOCK_SCOPE).asText()).isEqualTo("units");
+    assertThat(
+            functionVariables(forks, template, "trigger")
+                .path(RuntimeContract.Engine.LOCK_SCOPE)
+                .asText())
         .isEqualTo("units");
     assertThat(
             containerVariables(container(forks, template, "pr-plan-dispatch"))
-                .get(TaskWiring.PLAN_FORKS)
+                .get(RuntimeContract.Tasks.PLAN_FORKS)
                 .asText())
         .isEqualTo("true");
   }

@@ -3,6 +3,7 @@ package io.livegate.lambdas;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.livegate.core.LivegateException;
+import io.livegate.statemachine.FlowJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 
 /** What the handlers share: reading an event as a JSON tree, and writing an answer. */
 public final class Handlers {
-  public static final ObjectMapper JSON = new ObjectMapper();
+  public static final ObjectMapper JSON = FlowJson.MAPPER;
 
   /** No event this livegate receives comes near this size; a larger one is refused unread. */
   static final int MAX_EVENT = 6 * 1024 * 1024;

@@ -1,7 +1,7 @@
 package io.livegate.lambdas;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.livegate.lambdas.aws.AwsClients;
+import io.livegate.aws.AwsClients;
 import io.livegate.sql.Metadb;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -3,12 +3,13 @@ package io.livegate.lambdas;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.livegate.aws.AwsClients;
+import io.livegate.aws.AwsEngine;
+import io.livegate.aws.AwsSettings;
 import io.livegate.core.LivegateException;
 import io.livegate.lambdas.approval.ApprovalWiring;
-import io.livegate.lambdas.aws.AwsClients;
-import io.livegate.lambdas.aws.AwsSettings;
-import io.livegate.lambdas.engine.EngineWiring;
 import io.livegate.lambdas.webhook.WebhookWiring;
+import io.livegate.statemachine.RuntimeContract;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -42,16 +43,17 @@ class SnapStartPrimingTest {
     environment.put(
         "LIVEGATE_DB_URL", "jdbc:postgresql://127.0.0.1:" + metadb.port() + "/livegate");
     environment.put("LIVEGATE_DB_USER", "livegate");
-    environment.put(EngineWiring.STATE_MACHINE, "arn:aws:states:us-east-1:1:stateMachine:flow");
-    environment.put(EngineWiring.LOCK_PARAMETER, "/livegate/merge-lock");
+    environment.put(
+        RuntimeContract.Engine.STATE_MACHINE, "arn:aws:states:us-east-1:1:stateMachine:flow");
+    environment.put(RuntimeContract.Engine.LOCK_PARAMETER, "/livegate/merge-lock");
     environment.put("LIVEGATE_CLUSTER_ARN", "arn:aws:ecs:us-east-1:1:cluster/livegate");
     environment.put("LIVEGATE_SUBNET_IDS", "subnet-1");
     environment.put("LIVEGATE_SECURITY_GROUP_IDS", "sg-1");
     environment.put("LIVEGATE_CREATE_DEPLOY_STACK_TASK_DEFINITION", "create-deploy-stack:1");
     environment.put("LIVEGATE_PR_PLAN_TASK_DEFINITION", "pr-plan:1");
-    environment.put(WebhookWiring.WEBHOOK_SECRET, "livegate/webhook-secret");
-    environment.put(WebhookWiring.REPOSITORY, "example/live");
-    environment.put(ApprovalWiring.VOTE_KEY_SECRET, "livegate/vote-link-key");
+    environment.put(RuntimeContract.Webhook.WEBHOOK_SECRET, "livegate/webhook-secret");
+    environment.put(RuntimeContract.Webhook.REPOSITORY, "example/live");
+    environment.put(RuntimeContract.Approval.VOTE_KEY_SECRET, "livegate/vote-link-key");
     environment.put("LIVEGATE_VOTE_BASE_URL", "https://vote.example.com");
     environment.put("LIVEGATE_MAIL_FROM", "livegate@example.com");
     environment.put("LIVEGATE_PLAN_BUCKET", "livegate-plans");
@@ -65,10 +67,10 @@ class SnapStartPrimingTest {
 
   @Test
   void primingTheEngineConnectsNowhereAndLeavesItsClientsSending() {
-    EngineWiring engine = EngineWiring.fromEnvironment(environment);
+    AwsEngine engine = AwsEngine.fromEnvironment(environment);
 
-    engine.prime();
-    engine.prime();
+    SnapStartPriming.prime(engine.aws(), engine.metadb());
+    SnapStartPriming.prime(engine.aws(), engine.metadb());
 
     assertThat(aws.connections()).isZero();
     assertThat(metadb.connections()).isZero();

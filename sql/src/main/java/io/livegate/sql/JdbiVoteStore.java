@@ -1,12 +1,12 @@
 package io.livegate.sql;
 
-import io.livegate.core.deploy.Decision;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
-import io.livegate.core.deploy.Vote;
-import io.livegate.core.deploy.VoteResult;
-import io.livegate.core.deploy.VoteStore;
-import io.livegate.core.deploy.VoteTally;
+import io.livegate.core.vote.Decision;
+import io.livegate.core.vote.Vote;
+import io.livegate.core.vote.VoteResult;
+import io.livegate.core.vote.VoteStore;
+import io.livegate.core.vote.VoteTally;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;

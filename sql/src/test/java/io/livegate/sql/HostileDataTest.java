@@ -11,7 +11,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.PlannedExecution;
+import io.livegate.core.stack.PlannedExecution;
 import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
 import java.util.List;

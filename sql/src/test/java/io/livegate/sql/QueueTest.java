@@ -15,7 +15,7 @@ import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.OutcomeResult;
-import io.livegate.core.scan.PlannedExecution;
+import io.livegate.core.stack.PlannedExecution;
 import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
 import io.livegate.sql.testing.Together;

@@ -9,7 +9,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.ReleaseRule;
-import io.livegate.core.scan.PlannedExecution;
+import io.livegate.core.stack.PlannedExecution;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;

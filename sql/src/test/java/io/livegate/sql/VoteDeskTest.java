@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.livegate.core.account.Accounts;
-import io.livegate.core.deploy.Decision;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.PlanSummary;
-import io.livegate.core.deploy.Vote;
-import io.livegate.core.flow.VoteDesk;
-import io.livegate.core.flow.VoteLinks;
+import io.livegate.core.vote.Decision;
+import io.livegate.core.vote.Vote;
+import io.livegate.core.vote.VoteDesk;
+import io.livegate.core.vote.VoteLinks;
 import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
 import java.nio.charset.StandardCharsets;

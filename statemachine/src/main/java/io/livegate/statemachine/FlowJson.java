@@ -8,10 +8,11 @@ import io.livegate.core.LivegateException;
 
 /**
  * Reads the JSON documents of the deploy flow with Jackson's tree model: no reflection, so a cold
- * Lambda pays nothing for binding. Every reader names the document and the field that is wrong.
+ * Lambda pays nothing for binding. Every reader names the document and the field that is wrong. Its
+ * mapper is the one that the AWS adapters and handlers share.
  */
-final class FlowJson {
-  static final ObjectMapper MAPPER = new ObjectMapper();
+public final class FlowJson {
+  public static final ObjectMapper MAPPER = new ObjectMapper();
 
   private FlowJson() {}
 

@@ -1,9 +1,6 @@
 package io.livegate.cli.local;
 
-import io.livegate.cli.process.TerraRun;
 import io.livegate.core.LivegateException;
-import io.livegate.core.deploy.CastVote;
-import io.livegate.core.deploy.Decision;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.DeploymentStore;
@@ -14,10 +11,13 @@ import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
-import io.livegate.core.deploy.Vote;
-import io.livegate.core.deploy.VoteResult;
 import io.livegate.core.flow.FlowState;
-import io.livegate.core.flow.VoteMail;
+import io.livegate.core.vote.CastVote;
+import io.livegate.core.vote.Decision;
+import io.livegate.core.vote.Vote;
+import io.livegate.core.vote.VoteMail;
+import io.livegate.core.vote.VoteResult;
+import io.livegate.process.TerraRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Clock;

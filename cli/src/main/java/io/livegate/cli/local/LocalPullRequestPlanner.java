@@ -1,12 +1,9 @@
 package io.livegate.cli.local;
 
-import io.livegate.cli.process.ProcessCommandRunner;
-import io.livegate.cli.process.TerraRunUnitPlanner;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.pr.PlanComments;
-import io.livegate.core.pr.PlanPullRequest;
 import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PlanUnit;
 import io.livegate.core.pr.PlanUnitCommand;
@@ -15,6 +12,9 @@ import io.livegate.core.pr.PullRequestPlanner;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
+import io.livegate.core.scan.PlanPullRequest;
+import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.TerraRunUnitPlanner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

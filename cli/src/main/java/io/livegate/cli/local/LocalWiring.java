@@ -1,15 +1,15 @@
 package io.livegate.cli.local;
 
-import io.livegate.cli.process.ProcessCommandRunner;
-import io.livegate.cli.process.TerraRun;
-import io.livegate.core.deploy.CastVote;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.StartNextDeployment;
-import io.livegate.core.flow.VoteLinks;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.vote.CastVote;
+import io.livegate.core.vote.VoteLinks;
+import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.TerraRun;
 import io.livegate.sql.JdbiDeploymentStore;
 import io.livegate.sql.JdbiExecutionStore;
 import io.livegate.sql.JdbiVoteStore;

@@ -2,7 +2,7 @@ package io.livegate.cli.local;
 
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Execution;
-import io.livegate.core.flow.VoteMail;
+import io.livegate.core.vote.VoteMail;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package io.livegate.cli.render;
 
-import io.livegate.core.scan.DeployStack;
-import io.livegate.core.scan.PlannedExecution;
-import io.livegate.core.scan.Reason;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.PlannedExecution;
+import io.livegate.core.stack.Reason;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

@@ -1,9 +1,9 @@
 package io.livegate.cli.render;
 
-import io.livegate.core.scan.DeletedUnit;
-import io.livegate.core.scan.DeployStack;
-import io.livegate.core.scan.PlannedExecution;
-import io.livegate.core.scan.Reason;
+import io.livegate.core.stack.DeletedUnit;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.PlannedExecution;
+import io.livegate.core.stack.Reason;
 import java.util.stream.Collectors;
 
 /** The deploy stack for people: layer by layer, each unit with why it is there. */

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.cli.CliRun;
 import io.livegate.cli.example.ExampleRepo;
-import io.livegate.cli.process.TerraformState;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.flow.FlowState;
 import io.livegate.core.testing.FlowPath;
+import io.livegate.process.TerraformState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -3,12 +3,12 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.cli.CliRun;
-import io.livegate.cli.process.TerraformState;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.flow.FlowState;
+import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.core.testing.FlowPath;
-import io.livegate.core.testing.TestRepo;
+import io.livegate.process.TerraformState;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;

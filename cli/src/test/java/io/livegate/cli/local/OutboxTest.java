@@ -6,7 +6,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.PlanSummary;
-import io.livegate.core.flow.VoteMail;
+import io.livegate.core.vote.VoteMail;
 import jakarta.mail.BodyPart;
 import jakarta.mail.Multipart;
 import jakarta.mail.internet.InternetAddress;

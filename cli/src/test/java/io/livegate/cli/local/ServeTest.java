@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.cli.example.ExampleRepo;
-import io.livegate.core.account.AccountsFile;
+import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;

@@ -1,6 +1,6 @@
 package io.livegate.core.account;
 
-import io.livegate.core.repo.RepoPaths;
+import io.livegate.core.RepoPaths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

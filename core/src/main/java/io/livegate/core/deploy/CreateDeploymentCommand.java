@@ -3,7 +3,7 @@ package io.livegate.core.deploy;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.DeployStack;
+import io.livegate.core.stack.DeployStack;
 import java.util.Objects;
 
 /** A merged pull request and its scanned deploy stack, to be queued as a deployment. */

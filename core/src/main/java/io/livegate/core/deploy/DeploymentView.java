@@ -1,5 +1,7 @@
 package io.livegate.core.deploy;
 
+import io.livegate.core.vote.Vote;
+import io.livegate.core.vote.VoteStore;
 import java.util.List;
 import java.util.Map;
 

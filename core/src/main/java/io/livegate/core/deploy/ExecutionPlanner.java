@@ -3,8 +3,8 @@ package io.livegate.core.deploy;
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.DeployStack;
-import io.livegate.core.scan.PlannedExecution;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.PlannedExecution;
 import java.util.ArrayList;
 import java.util.List;
 

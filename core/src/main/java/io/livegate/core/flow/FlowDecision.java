@@ -1,6 +1,6 @@
 package io.livegate.core.flow;
 
-import io.livegate.core.deploy.Decision;
+import io.livegate.core.vote.Decision;
 
 /**
  * How RequestApproval ends, as Decide reads it: only {@link #APPROVED} applies, {@link #SKIPPED} (a

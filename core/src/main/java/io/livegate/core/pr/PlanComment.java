@@ -2,8 +2,8 @@ package io.livegate.core.pr;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.Html;
 import io.livegate.core.LivegateException;
-import io.livegate.core.flow.Html;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

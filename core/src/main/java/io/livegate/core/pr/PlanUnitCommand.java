@@ -1,7 +1,7 @@
 package io.livegate.core.pr;
 
 import io.livegate.core.LivegateException;
-import io.livegate.core.repo.RepoPaths;
+import io.livegate.core.RepoPaths;
 import java.util.Objects;
 
 /**

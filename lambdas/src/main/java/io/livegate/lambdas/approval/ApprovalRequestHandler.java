@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.LivegateException;
-import io.livegate.core.flow.RequestVotes;
+import io.livegate.core.vote.RequestVotes;
 import io.livegate.lambdas.Handlers;
 import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.statemachine.ApprovalRequest;

@@ -1,22 +1,23 @@
 package io.livegate.lambdas.approval;
 
+import io.livegate.aws.AwsClients;
+import io.livegate.aws.AwsEngine;
+import io.livegate.aws.AwsSettings;
+import io.livegate.aws.Env;
+import io.livegate.aws.MetadbSource;
+import io.livegate.aws.PlanArtifacts;
+import io.livegate.aws.Secrets;
+import io.livegate.aws.SesMailer;
+import io.livegate.aws.SfnTaskTokens;
 import io.livegate.core.LivegateException;
-import io.livegate.core.deploy.CastVote;
 import io.livegate.core.deploy.Execution;
-import io.livegate.core.flow.RequestVotes;
-import io.livegate.core.flow.VoteDesk;
-import io.livegate.core.flow.VoteLinks;
+import io.livegate.core.vote.CastVote;
+import io.livegate.core.vote.RequestVotes;
+import io.livegate.core.vote.VoteDesk;
+import io.livegate.core.vote.VoteLinks;
 import io.livegate.lambdas.SnapStartPriming;
-import io.livegate.lambdas.aws.AwsClients;
-import io.livegate.lambdas.aws.AwsSettings;
-import io.livegate.lambdas.aws.Env;
-import io.livegate.lambdas.aws.MetadbSource;
-import io.livegate.lambdas.aws.PlanArtifacts;
-import io.livegate.lambdas.aws.Secrets;
-import io.livegate.lambdas.aws.SesMailer;
-import io.livegate.lambdas.aws.SfnTaskTokens;
-import io.livegate.lambdas.engine.EngineWiring;
 import io.livegate.sql.Metadb;
+import io.livegate.statemachine.RuntimeContract;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,12 +32,15 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * environment.
  *
  * <ul>
- *   <li>{@value #VOTE_BASE_URL}: approval-response's Function URL, without a trailing slash;
- *   <li>{@value #VOTE_KEY_SECRET}: the Secrets Manager secret that holds the vote-link signing key
- *       (at least 32 characters);
- *   <li>{@value #MAIL_FROM}: the SES identity that sends the mail;
- *   <li>{@value #PLAN_BUCKET}: the artifact bucket, for the plan text on the confirm page;
- *   <li>{@value #SKIP_EMPTY}: true to skip the vote on plans without changes (default false);
+ *   <li>{@value RuntimeContract.Approval#VOTE_BASE_URL}: approval-response's Function URL, without
+ *       a trailing slash;
+ *   <li>{@value RuntimeContract.Approval#VOTE_KEY_SECRET}: the Secrets Manager secret that holds
+ *       the vote-link signing key (at least 32 characters);
+ *   <li>{@value RuntimeContract.Approval#MAIL_FROM}: the SES identity that sends the mail;
+ *   <li>{@value RuntimeContract.Artifacts#PLAN_BUCKET}: the artifact bucket, for the plan text on
+ *       the confirm page;
+ *   <li>{@value RuntimeContract.Approval#SKIP_EMPTY}: true to skip the vote on plans without
+ *       changes (default false);
  *   <li>{@code LIVEGATE_APPROVAL_TIMEOUT}: how long links stay valid, as the trigger's vote
  *       timeout;
  *   <li>the metadb's, see {@link MetadbSource}, and {@code AWS_REGION}.
@@ -45,12 +49,6 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * The signing key is fetched on first use, not while the Lambda initialises.
  */
 public final class ApprovalWiring {
-  public static final String VOTE_BASE_URL = "LIVEGATE_VOTE_BASE_URL";
-  public static final String VOTE_KEY_SECRET = "LIVEGATE_VOTE_KEY_SECRET_ARN";
-  public static final String MAIL_FROM = "LIVEGATE_MAIL_FROM";
-  public static final String PLAN_BUCKET = "LIVEGATE_PLAN_BUCKET";
-  public static final String SKIP_EMPTY = "LIVEGATE_SKIP_EMPTY";
-
   private final AwsClients aws;
   private final Metadb metadb;
   private final Supplier<RequestVotes> requestVotes;
@@ -74,7 +72,9 @@ public final class ApprovalWiring {
     Metadb metadb = MetadbSource.connect(environment, secrets);
     Duration linkLifetime =
         Env.duration(
-            environment, EngineWiring.APPROVAL_TIMEOUT, EngineWiring.DEFAULT_APPROVAL_TIMEOUT);
+            environment,
+            RuntimeContract.Engine.APPROVAL_TIMEOUT,
+            AwsEngine.DEFAULT_APPROVAL_TIMEOUT);
     // Step Functions answers only deciding votes and failed requests; S3 only plan texts; SES
     // only mails votes. Each handler builds only the clients its events use, but priming builds
     // them all.
@@ -113,7 +113,7 @@ public final class ApprovalWiring {
                                                             text ->
                                                                 text.data(
                                                                     AwsClients.PLACEHOLDER)))))));
-    String keySecret = Env.required(environment, VOTE_KEY_SECRET);
+    String keySecret = Env.required(environment, RuntimeContract.Approval.VOTE_KEY_SECRET);
     Supplier<VoteLinks> links =
         Secrets.memoize(() -> voteLinks(secrets.text(keySecret), keySecret));
     Supplier<RequestVotes> requestVotes =
@@ -123,17 +123,20 @@ public final class ApprovalWiring {
                     metadb.executions(),
                     metadb.deployments(),
                     links.get(),
-                    new SesMailer(ses.get(), Env.required(environment, MAIL_FROM)),
+                    new SesMailer(
+                        ses.get(), Env.required(environment, RuntimeContract.Approval.MAIL_FROM)),
                     flows,
                     new RequestVotes.Settings(
-                        Env.required(environment, VOTE_BASE_URL),
+                        Env.required(environment, RuntimeContract.Approval.VOTE_BASE_URL),
                         linkLifetime,
-                        Env.flag(environment, SKIP_EMPTY)),
+                        Env.flag(environment, RuntimeContract.Approval.SKIP_EMPTY)),
                     clock));
     Supplier<ApprovalResponseHandler.Parts> responseParts =
         Secrets.memoize(
             () -> {
-              PlanArtifacts plans = new PlanArtifacts(s3, Env.required(environment, PLAN_BUCKET));
+              PlanArtifacts plans =
+                  new PlanArtifacts(
+                      s3, Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET));
               return new ApprovalResponseHandler.Parts(
                   new VoteDesk(
                       links.get(),

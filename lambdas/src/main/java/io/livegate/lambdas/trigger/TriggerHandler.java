@@ -3,24 +3,21 @@ package io.livegate.lambdas.trigger;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.aws.AwsEngine;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.pr.DeploymentStatuses;
 import io.livegate.core.pr.MergeGate;
-import io.livegate.core.pr.PlanPullRequestResult;
-import io.livegate.core.pr.PullRequestHead;
 import io.livegate.lambdas.Handlers;
 import io.livegate.lambdas.SnapStartPriming;
-import io.livegate.lambdas.engine.EngineWiring;
 import io.livegate.statemachine.FlowOutput;
+import io.livegate.statemachine.RuntimeContract;
+import io.livegate.statemachine.TriggerEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -40,12 +37,6 @@ import java.util.function.Supplier;
  * and, in the end, it lands in the rule's dead-letter queue rather than being lost.
  */
 public final class TriggerHandler implements RequestStreamHandler {
-  public static final String DEPLOYMENT_CREATED = "deploymentCreated";
-  public static final String SCAN_FAILED = "scanFailed";
-  public static final String STATUS_CHANGE = "Step Functions Execution Status Change";
-
-  public static final String PR_PLANNED = "prPlanned";
-
   /**
    * What the trigger drives: the engine, the merge gate (a plan dispatch names a pull request's
    * units), and the final statuses that no task posts.
@@ -56,12 +47,12 @@ public final class TriggerHandler implements RequestStreamHandler {
 
   /** The Lambda runtime's constructor: wires from the environment. */
   public TriggerHandler() {
-    this(EngineWiring.fromEnvironment(System.getenv()));
+    this(AwsEngine.fromEnvironment(System.getenv()));
   }
 
-  private TriggerHandler(EngineWiring engine) {
+  private TriggerHandler(AwsEngine engine) {
     this(parts(engine));
-    SnapStartPriming.register(engine::prime);
+    SnapStartPriming.register(() -> SnapStartPriming.prime(engine.aws(), engine.metadb()));
   }
 
   public TriggerHandler(Supplier<Parts> parts) {
@@ -69,7 +60,7 @@ public final class TriggerHandler implements RequestStreamHandler {
   }
 
   /** The parts as {@code engine} wires them. */
-  public static Supplier<Parts> parts(EngineWiring engine) {
+  public static Supplier<Parts> parts(AwsEngine engine) {
     Parts wired = new Parts(engine.advance(), engine.gate(), engine.deploymentStatuses());
     return () -> wired;
   }
@@ -87,25 +78,26 @@ public final class TriggerHandler implements RequestStreamHandler {
 
   /** Handles one event and says what it did. */
   public String handle(JsonNode event) {
-    if (event.has(DEPLOYMENT_CREATED)) {
-      long id = deploymentId(event, DEPLOYMENT_CREATED);
+    if (event.has(TriggerEvent.DEPLOYMENT_CREATED)) {
+      long id = deploymentId(event, TriggerEvent.DEPLOYMENT_CREATED);
       Parts wired = parts.get();
       String message = wired.advance().created(id).message();
       wired.statuses().settle(id);
       return message;
     }
-    if (event.has(SCAN_FAILED)) {
+    if (event.has(TriggerEvent.SCAN_FAILED)) {
       return parts
           .get()
           .advance()
           .scanFailed(
-              deploymentId(event, SCAN_FAILED), event.path("reason").asText("no reason given"))
+              deploymentId(event, TriggerEvent.SCAN_FAILED),
+              event.path("reason").asText("no reason given"))
           .message();
     }
-    if (event.has(PR_PLANNED)) {
-      return prPlanned(parts.get().gate(), event.get(PR_PLANNED));
+    if (event.has(TriggerEvent.PR_PLANNED)) {
+      return prPlanned(parts.get().gate(), event.get(TriggerEvent.PR_PLANNED));
     }
-    if (!STATUS_CHANGE.equals(event.path("detail-type").asText())) {
+    if (!RuntimeContract.Events.STATUS_CHANGE.equals(event.path("detail-type").asText())) {
       return "ignored: not a deployment or a Step Functions status change";
     }
     JsonNode detail = event.path("detail");
@@ -136,62 +128,15 @@ public final class TriggerHandler implements RequestStreamHandler {
         + advanced.stopped().size();
   }
 
-  /** The payload pr-plan dispatch sends when it has planned a pull request's head. */
-  public static String prPlanned(PullRequestHead head, PlanPullRequestResult result) {
-    ObjectNode event = Handlers.JSON.createObjectNode();
-    ObjectNode planned = event.putObject(PR_PLANNED);
-    planned
-        .put("repository", head.repository())
-        .put("number", head.number())
-        .put("baseRef", head.baseRef())
-        .put("baseSha", head.baseSha())
-        .put("headSha", head.headSha())
-        .put("fromFork", head.fromFork())
-        .put("outcome", result.outcome().name())
-        .put("message", result.message());
-    ArrayNode units = planned.putArray("units");
-    result.units().forEach(units::add);
-    return event.toString();
-  }
-
   private static String prPlanned(MergeGate gate, JsonNode planned) {
-    PullRequestHead head;
-    PlanPullRequestResult result;
-    try {
-      head =
-          new PullRequestHead(
-              planned.path("repository").asText(null),
-              planned.path("number").asInt(0),
-              planned.path("baseRef").asText(null),
-              planned.path("baseSha").asText(null),
-              planned.path("headSha").asText(null),
-              planned.path("fromFork").asBoolean(false));
-      List<String> units = new ArrayList<>();
-      planned.path("units").forEach(unit -> units.add(unit.asText()));
-      result =
-          new PlanPullRequestResult(
-              PlanPullRequestResult.Outcome.valueOf(planned.path("outcome").asText("")),
-              units,
-              planned.path("message").asText(""));
-    } catch (IllegalArgumentException e) {
-      throw new LivegateException("prPlanned is not a planned pull request: " + planned);
-    }
-    gate.planned(head, result);
-    return "pull request #" + head.number() + " at " + head.headSha() + ": " + result.outcome();
-  }
-
-  /** The payload create-deploy-stack sends once the deployment's stack is stored. */
-  public static String deploymentCreated(long deploymentId) {
-    return Handlers.JSON.createObjectNode().put(DEPLOYMENT_CREATED, deploymentId).toString();
-  }
-
-  /** The payload create-deploy-stack sends when it could not store the stack. */
-  public static String scanFailed(long deploymentId, String reason) {
-    return Handlers.JSON
-        .createObjectNode()
-        .put(SCAN_FAILED, deploymentId)
-        .put("reason", reason)
-        .toString();
+    TriggerEvent.PlannedHead plannedHead = TriggerEvent.plannedHead(planned);
+    gate.planned(plannedHead.head(), plannedHead.result());
+    return "pull request #"
+        + plannedHead.head().number()
+        + " at "
+        + plannedHead.head().headSha()
+        + ": "
+        + plannedHead.result().outcome();
   }
 
   private static long deploymentId(JsonNode event, String field) {

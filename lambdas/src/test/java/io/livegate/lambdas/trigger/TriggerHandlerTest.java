@@ -14,17 +14,19 @@ import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.StatusTexts;
-import io.livegate.core.deploy.Vote;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.testing.RecordingStatuses;
+import io.livegate.core.vote.Vote;
 import io.livegate.lambdas.Handlers;
 import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.statemachine.RuntimeContract;
+import io.livegate.statemachine.TriggerEvent;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -82,7 +84,7 @@ class TriggerHandlerTest {
     ObjectNode event = Handlers.JSON.createObjectNode();
     event.put("version", "0");
     event.put("id", "315c1398-40ff-a850-213b-158f73e60175");
-    event.put("detail-type", TriggerHandler.STATUS_CHANGE);
+    event.put("detail-type", RuntimeContract.Events.STATUS_CHANGE);
     event.put("source", "aws.states");
     event.put("account", "123456789012");
     event.put("time", "2026-11-22T10:00:00Z");
@@ -323,7 +325,7 @@ class TriggerHandlerTest {
     String message =
         handler.handle(
             Handlers.JSON.readTree(
-                TriggerHandler.prPlanned(
+                TriggerEvent.prPlanned(
                     head,
                     new PlanPullRequestResult(
                         PlanPullRequestResult.Outcome.STARTED, List.of(DNS), "1 unit"))));

@@ -1,7 +1,6 @@
 package io.livegate.sql.testing;
 
 import io.livegate.core.deploy.AdvanceDeployment;
-import io.livegate.core.deploy.CastVote;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.Execution;
@@ -19,6 +18,7 @@ import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.vote.CastVote;
 import io.livegate.sql.JdbiDeploymentStore;
 import io.livegate.sql.JdbiExecutionStore;
 import io.livegate.sql.JdbiVoteStore;

@@ -1,7 +1,7 @@
 package io.livegate.sql.testing;
 
-import io.livegate.core.flow.Mailer;
-import io.livegate.core.flow.VoteMail;
+import io.livegate.core.vote.Mailer;
+import io.livegate.core.vote.VoteMail;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;

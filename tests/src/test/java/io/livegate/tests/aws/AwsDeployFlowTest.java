@@ -2,13 +2,13 @@ package io.livegate.tests.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.livegate.cli.process.TerraformState;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.StatusTexts;
-import io.livegate.core.deploy.Vote;
+import io.livegate.core.vote.Vote;
+import io.livegate.process.TerraformState;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
 import io.livegate.tests.scenarios.LiveRepos;

@@ -3,12 +3,12 @@ package io.livegate.tests.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.livegate.core.deploy.Decision;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
-import io.livegate.core.deploy.Vote;
 import io.livegate.core.flow.FlowDecision;
+import io.livegate.core.vote.Decision;
+import io.livegate.core.vote.Vote;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
 import io.livegate.tests.scenarios.LiveRepos;

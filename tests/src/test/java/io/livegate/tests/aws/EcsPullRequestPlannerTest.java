@@ -3,10 +3,11 @@ package io.livegate.tests.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.livegate.aws.EcsPullRequestPlanner;
+import io.livegate.aws.EcsTasks;
 import io.livegate.core.LivegateException;
 import io.livegate.core.pr.PullRequestHead;
-import io.livegate.lambdas.aws.EcsPullRequestPlanner;
-import io.livegate.lambdas.aws.EcsTasks;
+import io.livegate.statemachine.RuntimeContract;
 import io.livegate.tests.moto.MotoServer;
 import java.util.HashMap;
 import java.util.Map;
@@ -44,12 +45,12 @@ class EcsPullRequestPlannerTest {
     String unit = taskDefinition("pr-plan-unit");
     MotoServer.Network network = MOTO.network();
     Map<String, String> environment = new HashMap<>();
-    environment.put(EcsTasks.CLUSTER, cluster);
-    environment.put(EcsTasks.SUBNETS, network.subnetId());
-    environment.put(EcsTasks.SECURITY_GROUPS, " " + network.securityGroupId() + " ,");
-    environment.put(EcsTasks.CONTAINER, CONTAINER);
-    environment.put(EcsPullRequestPlanner.TASK_DEFINITION, dispatch);
-    environment.put(EcsPullRequestPlanner.UNIT_TASK_DEFINITION, unit);
+    environment.put(RuntimeContract.Ecs.CLUSTER, cluster);
+    environment.put(RuntimeContract.Ecs.SUBNETS, network.subnetId());
+    environment.put(RuntimeContract.Ecs.SECURITY_GROUPS, " " + network.securityGroupId() + " ,");
+    environment.put(RuntimeContract.Ecs.CONTAINER, CONTAINER);
+    environment.put(RuntimeContract.PullRequestPlans.TASK_DEFINITION, dispatch);
+    environment.put(RuntimeContract.PullRequestPlans.UNIT_TASK_DEFINITION, unit);
     planner =
         new EcsPullRequestPlanner(
             EcsTasks.fromEnvironment(ecs, environment),
@@ -108,11 +109,11 @@ class EcsPullRequestPlannerTest {
   @Test
   void aTaskThatEcsCannotStartIsAnError() {
     Map<String, String> environment = new HashMap<>();
-    environment.put(EcsTasks.CLUSTER, cluster);
-    environment.put(EcsTasks.SUBNETS, "subnet-1");
-    environment.put(EcsTasks.SECURITY_GROUPS, "sg-1");
-    environment.put(EcsTasks.CONTAINER, CONTAINER);
-    environment.put(EcsPullRequestPlanner.TASK_DEFINITION, "no-such-task-definition");
+    environment.put(RuntimeContract.Ecs.CLUSTER, cluster);
+    environment.put(RuntimeContract.Ecs.SUBNETS, "subnet-1");
+    environment.put(RuntimeContract.Ecs.SECURITY_GROUPS, "sg-1");
+    environment.put(RuntimeContract.Ecs.CONTAINER, CONTAINER);
+    environment.put(RuntimeContract.PullRequestPlans.TASK_DEFINITION, "no-such-task-definition");
     EcsPullRequestPlanner broken =
         new EcsPullRequestPlanner(
             EcsTasks.fromEnvironment(ecs, environment),

@@ -10,12 +10,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import io.livegate.aws.AwsClients;
+import io.livegate.aws.AwsSettings;
+import io.livegate.aws.GitHubAccess;
+import io.livegate.aws.Secrets;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
-import io.livegate.lambdas.aws.AwsClients;
-import io.livegate.lambdas.aws.AwsSettings;
-import io.livegate.lambdas.aws.GitHubAccess;
-import io.livegate.lambdas.aws.Secrets;
+import io.livegate.statemachine.RuntimeContract;
 import io.livegate.tests.moto.MotoServer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,7 +55,7 @@ class GitHubAccessTest {
     environment.put("AWS_ACCESS_KEY_ID", "testing");
     environment.put("AWS_SECRET_ACCESS_KEY", "testing");
     environment.put(AwsSettings.ENDPOINT, MOTO.endpoint().toString());
-    environment.put(GitHubAccess.API_URL, GITHUB.baseUrl());
+    environment.put(RuntimeContract.GitHub.API_URL, GITHUB.baseUrl());
   }
 
   @Test
@@ -64,7 +65,7 @@ class GitHubAccessTest {
           secrets
               .createSecret(r -> r.name("livegate/github").secretString("ghs_from_secret"))
               .arn();
-      environment.put(GitHubAccess.TOKEN_SECRET, arn);
+      environment.put(RuntimeContract.GitHub.TOKEN_SECRET, arn);
     }
 
     access()
@@ -86,7 +87,7 @@ class GitHubAccessTest {
                   .type(ParameterType.SECURE_STRING)
                   .value("ghs_from_parameter"));
     }
-    environment.put(GitHubAccess.TOKEN_PARAMETER, "/livegate/github-token");
+    environment.put(RuntimeContract.GitHub.TOKEN_PARAMETER, "/livegate/github-token");
 
     access()
         .statuses(log::add)
@@ -111,17 +112,18 @@ class GitHubAccessTest {
 
   @Test
   void bothTokenSourcesOrABadApiUrlAreRefused() {
-    environment.put(GitHubAccess.TOKEN_SECRET, "arn:aws:secretsmanager:us-east-1:1:secret:x");
-    environment.put(GitHubAccess.TOKEN_PARAMETER, "/x");
+    environment.put(
+        RuntimeContract.GitHub.TOKEN_SECRET, "arn:aws:secretsmanager:us-east-1:1:secret:x");
+    environment.put(RuntimeContract.GitHub.TOKEN_PARAMETER, "/x");
     assertThatThrownBy(this::access)
         .isInstanceOf(LivegateException.class)
         .hasMessageContaining("not both");
 
-    environment.remove(GitHubAccess.TOKEN_PARAMETER);
-    environment.put(GitHubAccess.API_URL, "api.github.com");
+    environment.remove(RuntimeContract.GitHub.TOKEN_PARAMETER);
+    environment.put(RuntimeContract.GitHub.API_URL, "api.github.com");
     assertThatThrownBy(this::access)
         .isInstanceOf(LivegateException.class)
-        .hasMessageContaining(GitHubAccess.API_URL + " must be a URL");
+        .hasMessageContaining(RuntimeContract.GitHub.API_URL + " must be a URL");
   }
 
   private GitHubAccess access() {

@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.livegate.cli.process.ProcessCommandRunner;
+import io.livegate.aws.EcsScanLauncher;
+import io.livegate.aws.EcsTasks;
+import io.livegate.aws.PlanArtifacts;
+import io.livegate.aws.SesMailer;
+import io.livegate.aws.SfnFlows;
+import io.livegate.aws.SfnTaskTokens;
+import io.livegate.aws.SsmMergeLock;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.account.AccountsFile;
+import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.AdvanceDeployment;
-import io.livegate.core.deploy.CastVote;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.DeploymentStatus;
@@ -20,12 +25,8 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.StartNextDeployment;
-import io.livegate.core.deploy.Vote;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.flow.FlowDecision;
-import io.livegate.core.flow.RequestVotes;
-import io.livegate.core.flow.VoteDesk;
-import io.livegate.core.flow.VoteLinks;
 import io.livegate.core.pr.DeploymentStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
@@ -34,19 +35,19 @@ import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.testing.RecordingStatuses;
+import io.livegate.core.vote.CastVote;
+import io.livegate.core.vote.RequestVotes;
+import io.livegate.core.vote.Vote;
+import io.livegate.core.vote.VoteDesk;
+import io.livegate.core.vote.VoteLinks;
 import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
-import io.livegate.lambdas.aws.EcsScanLauncher;
-import io.livegate.lambdas.aws.EcsTasks;
-import io.livegate.lambdas.aws.PlanArtifacts;
-import io.livegate.lambdas.aws.SesMailer;
-import io.livegate.lambdas.aws.SfnFlows;
-import io.livegate.lambdas.aws.SfnTaskTokens;
-import io.livegate.lambdas.aws.SsmMergeLock;
 import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.process.ProcessCommandRunner;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.statemachine.DeployFlow;
+import io.livegate.statemachine.TriggerEvent;
 import io.livegate.tasks.CreateDeployStackJob;
 import io.livegate.tasks.TerraRunJob;
 import io.livegate.tasks.TriggerEvents;
@@ -367,7 +368,7 @@ public final class MotoDeployment implements AutoCloseable {
               @Override
               public void deploymentCreated(long id) {
                 deploymentId = id;
-                trigger.handle(JSON.createObjectNode().put(TriggerHandler.DEPLOYMENT_CREATED, id));
+                trigger.handle(JSON.createObjectNode().put(TriggerEvent.DEPLOYMENT_CREATED, id));
               }
 
               @Override
@@ -574,7 +575,7 @@ public final class MotoDeployment implements AutoCloseable {
   /** create-deploy-stack's invocation of the trigger, again. */
   String deliverCreated() {
     return trigger.handle(
-        JSON.createObjectNode().put(TriggerHandler.DEPLOYMENT_CREATED, deploymentId));
+        JSON.createObjectNode().put(TriggerEvent.DEPLOYMENT_CREATED, deploymentId));
   }
 
   List<ExecutionListItem> listExecutions() {

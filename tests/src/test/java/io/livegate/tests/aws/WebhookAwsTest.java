@@ -5,21 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.aws.AwsEngine;
+import io.livegate.aws.AwsSettings;
+import io.livegate.aws.EcsPullRequestPlanner;
+import io.livegate.aws.EcsScanLauncher;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.webhook.WebhookSignature;
-import io.livegate.lambdas.aws.AwsSettings;
-import io.livegate.lambdas.aws.EcsPullRequestPlanner;
-import io.livegate.lambdas.aws.EcsScanLauncher;
-import io.livegate.lambdas.aws.EcsTasks;
-import io.livegate.lambdas.aws.MetadbSource;
-import io.livegate.lambdas.engine.EngineWiring;
+import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.lambdas.webhook.WebhookHandler;
 import io.livegate.lambdas.webhook.WebhookWiring;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.sql.testing.Webhooks;
+import io.livegate.statemachine.RuntimeContract;
+import io.livegate.statemachine.TriggerEvent;
 import io.livegate.tests.moto.MotoServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.ByteArrayInputStream;
@@ -79,33 +80,37 @@ class WebhookAwsTest {
       statement.execute("CREATE DATABASE " + database);
     }
     Metadb.open(postgres.getDatabase("postgres", database));
-    env.put(MetadbSource.URL, postgres.getJdbcUrl("postgres", database));
-    env.put(MetadbSource.USER, "postgres");
+    env.put(RuntimeContract.Metadb.URL, postgres.getJdbcUrl("postgres", database));
+    env.put(RuntimeContract.Metadb.USER, "postgres");
 
     try (SecretsManagerClient secrets = MOTO.client(SecretsManagerClient.builder())) {
       env.put(
-          WebhookWiring.WEBHOOK_SECRET,
+          RuntimeContract.Webhook.WEBHOOK_SECRET,
           secrets
               .createSecret(r -> r.name("livegate/webhook").secretString(Webhooks.SECRET))
               .arn());
     }
     cluster = ecs.createCluster(r -> r.clusterName("livegate")).cluster().clusterArn();
     String taskDefinition = taskDefinition("livegate-create-deploy-stack");
-    env.put(EcsPullRequestPlanner.TASK_DEFINITION, taskDefinition("livegate-pr-plan-dispatch"));
+    env.put(
+        RuntimeContract.PullRequestPlans.TASK_DEFINITION,
+        taskDefinition("livegate-pr-plan-dispatch"));
     MotoServer.Network network = MOTO.network();
-    env.put(EngineWiring.STATE_MACHINE, "arn:aws:states:us-east-1:123456789012:stateMachine:x");
-    env.put(EngineWiring.LOCK_PARAMETER, LOCK);
-    env.put(EcsTasks.CLUSTER, cluster);
-    env.put(EcsTasks.SUBNETS, network.subnetId());
-    env.put(EcsTasks.SECURITY_GROUPS, network.securityGroupId());
-    env.put(EcsScanLauncher.TASK_DEFINITION, taskDefinition);
-    env.put(WebhookWiring.REPOSITORY, Webhooks.REPOSITORY);
-    env.put(WebhookWiring.TRUNK, Webhooks.TRUNK);
+    env.put(
+        RuntimeContract.Engine.STATE_MACHINE,
+        "arn:aws:states:us-east-1:123456789012:stateMachine:x");
+    env.put(RuntimeContract.Engine.LOCK_PARAMETER, LOCK);
+    env.put(RuntimeContract.Ecs.CLUSTER, cluster);
+    env.put(RuntimeContract.Ecs.SUBNETS, network.subnetId());
+    env.put(RuntimeContract.Ecs.SECURITY_GROUPS, network.securityGroupId());
+    env.put(RuntimeContract.Scan.TASK_DEFINITION, taskDefinition);
+    env.put(RuntimeContract.Webhook.REPOSITORY, Webhooks.REPOSITORY);
+    env.put(RuntimeContract.Webhook.TRUNK, Webhooks.TRUNK);
     WebhookWiring webhookWiring = WebhookWiring.fromEnvironment(env);
-    EngineWiring engine = EngineWiring.fromEnvironment(env);
+    AwsEngine engine = AwsEngine.fromEnvironment(env);
     // As under SnapStart, the handlers serve their events after priming (dry calls, no requests).
     webhookWiring.prime();
-    engine.prime();
+    SnapStartPriming.prime(engine.aws(), engine.metadb());
     webhook = new WebhookHandler(webhookWiring::receiver);
     trigger = new TriggerHandler(TriggerHandler.parts(engine));
   }
@@ -196,7 +201,7 @@ class WebhookAwsTest {
     assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(7);
     assertThat(MOTO.runningTasks(cluster)).hasSize(1);
 
-    String answer = trigger.handle(JSON.readTree(TriggerHandler.scanFailed(1, "checkout failed")));
+    String answer = trigger.handle(JSON.readTree(TriggerEvent.scanFailed(1, "checkout failed")));
 
     assertThat(answer).isEqualTo("deployment 1 failed: checkout failed; started deployment 2");
     assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
@@ -205,7 +210,7 @@ class WebhookAwsTest {
         .contains(EcsScanLauncher.command(merge(Webhooks.merged(8, Webhooks.sha(8)))));
 
     // The same report again changes nothing: the lock stays with the second merge.
-    trigger.handle(JSON.readTree(TriggerHandler.scanFailed(1, "checkout failed")));
+    trigger.handle(JSON.readTree(TriggerEvent.scanFailed(1, "checkout failed")));
     assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
   }
 

@@ -2,6 +2,7 @@ package io.livegate.tests.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.aws.PlanArtifacts;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
@@ -9,18 +10,15 @@ import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.PlanSummary;
-import io.livegate.core.deploy.Vote;
-import io.livegate.core.flow.VoteDesk;
-import io.livegate.core.flow.VoteLinks;
-import io.livegate.core.scan.DeployStack;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.ScanCommand;
-import io.livegate.core.testing.ReferenceScenario;
-import io.livegate.core.testing.TestRepo;
+import io.livegate.core.scan.testing.ReferenceScenario;
+import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.vote.Vote;
+import io.livegate.core.vote.VoteDesk;
+import io.livegate.core.vote.VoteLinks;
 import io.livegate.core.webhook.WebhookSignature;
-import io.livegate.lambdas.aws.EcsPullRequestPlanner;
-import io.livegate.lambdas.aws.PlanArtifacts;
-import io.livegate.lambdas.webhook.WebhookWiring;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.sql.testing.Engine;
@@ -28,6 +26,7 @@ import io.livegate.sql.testing.Scenarios;
 import io.livegate.statemachine.ApprovalRequest;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.PlanResult;
+import io.livegate.statemachine.RuntimeContract;
 import io.livegate.tests.moto.MotoServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
@@ -200,10 +199,10 @@ public final class ColdStartBenchmark {
       env.put("LIVEGATE_VOTE_BASE_URL", "https://vote.example.com");
       env.put("LIVEGATE_MAIL_FROM", "livegate@example.com");
       env.put("LIVEGATE_PLAN_BUCKET", "livegate-plans");
-      env.put(WebhookWiring.WEBHOOK_SECRET, webhookSecretArn);
-      env.put(WebhookWiring.REPOSITORY, "example/live");
+      env.put(RuntimeContract.Webhook.WEBHOOK_SECRET, webhookSecretArn);
+      env.put(RuntimeContract.Webhook.REPOSITORY, "example/live");
       env.put(
-          EcsPullRequestPlanner.TASK_DEFINITION,
+          RuntimeContract.PullRequestPlans.TASK_DEFINITION,
           "arn:aws:ecs:us-east-1:123456789012:task-definition/pr-plan-dispatch:1");
 
       // A running deployment of the reference scenario, its first layer released: RUNNING

@@ -2,9 +2,9 @@ package io.livegate.tests.bench;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import io.livegate.lambdas.approval.ApprovalWiring;
-import io.livegate.lambdas.aws.AwsClients;
-import io.livegate.lambdas.aws.AwsSettings;
+import io.livegate.aws.AwsClients;
+import io.livegate.aws.AwsSettings;
+import io.livegate.statemachine.RuntimeContract;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -53,7 +53,8 @@ final class FloorHandlers {
       input.readAllBytes();
       String key =
           secrets
-              .getSecretValue(r -> r.secretId(System.getenv(ApprovalWiring.VOTE_KEY_SECRET)))
+              .getSecretValue(
+                  r -> r.secretId(System.getenv(RuntimeContract.Approval.VOTE_KEY_SECRET)))
               .secretString();
       output.write(("{\"keyLength\":" + key.length() + "}").getBytes(StandardCharsets.UTF_8));
     }

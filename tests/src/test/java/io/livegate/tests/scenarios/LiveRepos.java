@@ -1,7 +1,7 @@
 package io.livegate.tests.scenarios;
 
 import io.livegate.cli.example.ExampleRepo;
-import io.livegate.core.testing.TestRepo;
+import io.livegate.core.scan.testing.TestRepo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.livegate.tests.scenarios;
 
 import io.livegate.core.deploy.Execution;
-import io.livegate.core.deploy.Vote;
+import io.livegate.core.vote.Vote;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Function;

@@ -7,7 +7,7 @@ import static io.livegate.core.deploy.ExecutionStatus.SUCCEEDED;
 
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
-import io.livegate.core.deploy.Vote;
+import io.livegate.core.vote.Vote;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,0 +1,66 @@
+package io.livegate.aws;
+
+import io.livegate.core.LivegateException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+
+/**
+ * Where and as whom the AWS clients talk, decided once from the entry point's environment: the
+ * region, the credentials (Lambda's environment keys, or the ECS task role's endpoint), and an
+ * optional endpoint override ({@value #ENDPOINT}, for moto in tests). Choosing explicitly skips the
+ * SDK's provider-chain probing at cold start.
+ */
+public record AwsSettings(
+    Region region, AwsCredentialsProvider credentials, Optional<URI> endpoint) {
+  public static final String ENDPOINT = "LIVEGATE_AWS_ENDPOINT";
+
+  public static AwsSettings from(Map<String, String> environment) {
+    String region = Env.required(environment, "AWS_REGION");
+    Optional<URI> endpoint =
+        Optional.ofNullable(environment.get(ENDPOINT))
+            .filter(value -> !value.isBlank())
+            .map(AwsSettings::endpoint);
+    return new AwsSettings(Region.of(region), credentials(environment), endpoint);
+  }
+
+  private static URI endpoint(String value) {
+    URI uri;
+    try {
+      uri = new URI(value);
+    } catch (URISyntaxException e) {
+      uri = null;
+    }
+    if (uri == null || uri.getScheme() == null || uri.getHost() == null) {
+      throw new LivegateException(
+          ENDPOINT + " must be a URL such as http://localhost:5000, not " + value);
+    }
+    return uri;
+  }
+
+  private static AwsCredentialsProvider credentials(Map<String, String> environment) {
+    String key = environment.get("AWS_ACCESS_KEY_ID");
+    String secret = environment.get("AWS_SECRET_ACCESS_KEY");
+    if (key != null && secret != null) {
+      String session = environment.get("AWS_SESSION_TOKEN");
+      return StaticCredentialsProvider.create(
+          session == null
+              ? AwsBasicCredentials.create(key, secret)
+              : AwsSessionCredentials.create(key, secret, session));
+    }
+    if (environment.containsKey("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI")
+        || environment.containsKey("AWS_CONTAINER_CREDENTIALS_FULL_URI")) {
+      return ContainerCredentialsProvider.builder().build();
+    }
+    throw new LivegateException(
+        "no AWS credentials in the environment: expected AWS_ACCESS_KEY_ID (Lambda) or"
+            + " AWS_CONTAINER_CREDENTIALS_RELATIVE_URI (ECS)");
+  }
+}

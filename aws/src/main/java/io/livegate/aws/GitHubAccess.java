@@ -1,0 +1,113 @@
+package io.livegate.aws;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.CommitStatusPublisher;
+import io.livegate.core.deploy.LoggedStatuses;
+import io.livegate.core.pr.PlanComments;
+import io.livegate.github.GitHubClient;
+import io.livegate.github.GitHubComments;
+import io.livegate.github.GitHubStatuses;
+import io.livegate.statemachine.RuntimeContract;
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.ssm.SsmClient;
+
+/**
+ * GitHub as an AWS entry point reaches it: the API's URL ({@value RuntimeContract.GitHub#API_URL},
+ * default {@code https://api.github.com}; a GitHub Enterprise Server's is {@code
+ * https://HOST/api/v3}) and a token from Secrets Manager ({@value
+ * RuntimeContract.GitHub#TOKEN_SECRET}) or from an SSM SecureString parameter ({@value
+ * #TOKEN_PARAMETER}). The token is read on first use, never while a Lambda initialises. Without a
+ * token, statuses are logged.
+ */
+public final class GitHubAccess {
+  private final Optional<Supplier<String>> token;
+  private final URI apiUrl;
+
+  private GitHubAccess(Optional<Supplier<String>> token, URI apiUrl) {
+    this.token = token;
+    this.apiUrl = apiUrl;
+  }
+
+  /**
+   * @param ssm built only when the token is an SSM parameter
+   */
+  public static GitHubAccess from(
+      Map<String, String> environment, Secrets secrets, Supplier<SsmClient> ssm) {
+    String secret = Env.optional(environment, RuntimeContract.GitHub.TOKEN_SECRET, "");
+    String parameter = Env.optional(environment, RuntimeContract.GitHub.TOKEN_PARAMETER, "");
+    if (!secret.isEmpty() && !parameter.isEmpty()) {
+      throw new LivegateException(
+          "set one of "
+              + RuntimeContract.GitHub.TOKEN_SECRET
+              + " and "
+              + RuntimeContract.GitHub.TOKEN_PARAMETER
+              + ", not both");
+    }
+    Optional<Supplier<String>> token = Optional.empty();
+    if (!secret.isEmpty()) {
+      token = Optional.of(() -> secrets.text(secret));
+    } else if (!parameter.isEmpty()) {
+      token = Optional.of(Secrets.memoize(() -> parameter(ssm.get(), parameter)));
+    }
+    return new GitHubAccess(token, apiUrl(environment));
+  }
+
+  /** The token for HTTPS clones and API calls; read now. Empty when none is configured. */
+  public Optional<String> token() {
+    return token.map(Supplier::get);
+  }
+
+  /** Statuses on GitHub, or in the log when no token is configured. */
+  public CommitStatusPublisher statuses(Consumer<String> log) {
+    return client()
+        .<CommitStatusPublisher>map(client -> new GitHubStatuses(client, log))
+        .orElseGet(() -> new LoggedStatuses(log));
+  }
+
+  /** The pull request's plan comment; empty when no token is configured. */
+  public Optional<PlanComments> planComments(Consumer<String> log) {
+    return client().map(client -> new PlanComments(new GitHubComments(client), log));
+  }
+
+  private Optional<GitHubClient> client() {
+    return token.map(supplier -> GitHubClient.create(apiUrl, supplier));
+  }
+
+  private static URI apiUrl(Map<String, String> environment) {
+    String value =
+        Env.optional(
+            environment, RuntimeContract.GitHub.API_URL, GitHubClient.PUBLIC_API.toString());
+    try {
+      URI uri = URI.create(value);
+      if (("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+          && uri.getHost() != null) {
+        return uri;
+      }
+    } catch (IllegalArgumentException e) {
+      // answered below
+    }
+    throw new LivegateException(
+        RuntimeContract.GitHub.API_URL
+            + " must be a URL such as https://api.github.com, not "
+            + value);
+  }
+
+  private static String parameter(SsmClient ssm, String name) {
+    try {
+      String value =
+          ssm.getParameter(request -> request.name(name).withDecryption(true)).parameter().value();
+      if (value == null || value.isBlank()) {
+        throw new LivegateException("the SSM parameter " + name + " holds no token");
+      }
+      return value.strip();
+    } catch (SdkException e) {
+      throw new LivegateException(
+          "cannot read the SSM parameter " + name + ": " + e.getMessage(), e);
+    }
+  }
+}

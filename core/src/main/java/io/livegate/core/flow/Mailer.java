@@ -1,9 +1,0 @@
-package io.livegate.core.flow;
-
-/** Sends one vote request to one voter (SES on AWS, the outbox locally). */
-public interface Mailer {
-  /**
-   * @throws RuntimeException when this voter's message cannot be sent; the others are still sent
-   */
-  void send(String voter, VoteMail mail);
-}

@@ -1,0 +1,248 @@
+package io.livegate.core.vote;
+
+import io.livegate.core.Html;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStore;
+import io.livegate.core.deploy.PlanSummary;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * What a vote link does, for every runtime: the local vote server and the approval-response Lambda
+ * both answer with these pages. A GET shows a confirm page and changes nothing, because mail
+ * scanners prefetch links; the POST from that page records the vote. Forged, expired, replayed and
+ * non-voter links, and votes after the decision, get a clear 4xx page and change nothing.
+ */
+public final class VoteDesk {
+  /** The path that vote links and the confirm form use. */
+  public static final String PATH = "/vote";
+
+  /** The query and form parameter that carries the signed token. */
+  public static final String TOKEN_PARAMETER = "t";
+
+  /**
+   * A page to answer with.
+   *
+   * @param decided set only on the answer to the vote that decided the execution, exactly once
+   */
+  public record Page(int status, String html, Optional<Decided> decided) {}
+
+  /** The vote that decided: the runtime hands the decision to the waiting flow. */
+  public record Decided(long executionId, Decision decision) {}
+
+  private final VoteLinks links;
+  private final CastVote castVote;
+  private final ExecutionStore executions;
+  private final Function<Execution, String> planText;
+  private final Clock clock;
+
+  /**
+   * @param planText the plan as people read it, shown on the confirm page
+   */
+  public VoteDesk(
+      VoteLinks links,
+      CastVote castVote,
+      ExecutionStore executions,
+      Function<Execution, String> planText,
+      Clock clock) {
+    this.links = links;
+    this.castVote = castVote;
+    this.executions = executions;
+    this.planText = planText;
+    this.clock = clock;
+  }
+
+  /** The confirm page of a link (GET). It records nothing. */
+  public Page confirm(String token) {
+    VoteLinks.Check check = links.check(token, clock.instant());
+    if (!(check instanceof VoteLinks.Check.Valid valid)) {
+      return refusal(check);
+    }
+    VoteLinks.Ballot ballot = valid.ballot();
+    Optional<Execution> found = executions.find(ballot.executionId());
+    if (found.isEmpty()) {
+      return page(
+          404,
+          "Unknown execution",
+          "<p id=\"result\">This link names an execution that does not exist.</p>");
+    }
+    Execution execution = found.get();
+    if (!execution.spec().voters().contains(ballot.voter())) {
+      // Refused here as well as when casting, so a non-voter never sees a button to press.
+      return notAVoter(ballot.voter());
+    }
+    if (execution.decision() != null) {
+      return page(
+          409,
+          "Already decided",
+          "<p id=\"result\">This vote was already decided: <b>"
+              + Html.escape(execution.decision())
+              + "</b>.</p>");
+    }
+    String choice = ballot.choice() == Vote.Choice.APPROVE ? "Approve" : "Reject";
+    return page(
+        200,
+        choice + " " + execution.unit() + "?",
+        "<table><tr><td>Unit</td><td><code id=\"unit\">"
+            + Html.escape(execution.unit())
+            + "</code></td></tr>"
+            + "<tr><td>Account</td><td>"
+            + Html.escape(execution.account())
+            + "</td></tr>"
+            + "<tr><td>Voter</td><td>"
+            + Html.escape(ballot.voter())
+            + "</td></tr>"
+            + "<tr><td>Plan</td><td id=\"summary\">"
+            + Html.escape(counts(execution.planSummary()))
+            + "</td></tr></table>"
+            + "<form method=\"post\" action=\""
+            + PATH
+            + "\"><input type=\"hidden\" name=\""
+            + TOKEN_PARAMETER
+            + "\" value=\""
+            + Html.escape(token)
+            + "\"><button id=\"confirm\" type=\"submit\">"
+            + choice
+            + "</button></form>"
+            + "<h2>Plan</h2><pre id=\"plan\">"
+            + Html.escape(planText.apply(execution))
+            + "</pre>");
+  }
+
+  /** Records the vote of a link (POST from the confirm page). */
+  public Page record(String token) {
+    VoteLinks.Check check = links.check(token, clock.instant());
+    if (!(check instanceof VoteLinks.Check.Valid valid)) {
+      return refusal(check);
+    }
+    VoteLinks.Ballot ballot = valid.ballot();
+    VoteResult result = castVote.cast(ballot.executionId(), ballot.voter(), ballot.choice());
+    String choice = ballot.choice().id();
+    if (result instanceof VoteResult.Recorded recorded) {
+      return new Page(
+          200,
+          html(
+              "Vote recorded",
+              "<p id=\"result\">Your "
+                  + choice
+                  + " is recorded ("
+                  + recorded.approvals()
+                  + " approvals, "
+                  + recorded.rejections()
+                  + " rejections)."
+                  + (recorded.decided()
+                      ? " It decided the vote: <b>" + recorded.decidedNow().id() + "</b>."
+                      : "")
+                  + "</p>"),
+          recorded.decided()
+              ? Optional.of(new Decided(ballot.executionId(), recorded.decidedNow()))
+              : Optional.empty());
+    }
+    if (result instanceof VoteResult.AlreadyDecided decided) {
+      return page(
+          409,
+          "Already decided",
+          "<p id=\"result\">This vote was already decided: <b>"
+              + decided.decision().id()
+              + "</b>. Your vote was not counted.</p>");
+    }
+    if (result instanceof VoteResult.NotAVoter notAVoter) {
+      return notAVoter(notAVoter.voter());
+    }
+    return page(
+        409,
+        "Not open for votes",
+        "<p id=\"result\">"
+            + Html.escape(((VoteResult.NotOpen) result).reason())
+            + " No vote was recorded.</p>");
+  }
+
+  /**
+   * The values of a query string or an {@code application/x-www-form-urlencoded} body, as both
+   * runtimes read the token of a link or of the confirm form. The first value of a name wins; a
+   * pair with a malformed escape is dropped, so a token it carried is refused as forged rather than
+   * answered with an error.
+   *
+   * @param raw the undecoded text; null reads as empty
+   */
+  public static Map<String, String> form(String raw) {
+    Map<String, String> values = new HashMap<>();
+    if (raw == null) {
+      return values;
+    }
+    for (String pair : raw.split("&")) {
+      int equals = pair.indexOf('=');
+      if (equals > 0) {
+        try {
+          values.putIfAbsent(
+              URLDecoder.decode(pair.substring(0, equals), StandardCharsets.UTF_8),
+              URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+          // a malformed escape: the pair is dropped
+        }
+      }
+    }
+    return values;
+  }
+
+  /** A page for a request that is not a vote: not found, too large, wrong method, an error. */
+  public static Page page(int status, String title, String body) {
+    return new Page(status, html(title, body), Optional.empty());
+  }
+
+  private static Page refusal(VoteLinks.Check check) {
+    if (check instanceof VoteLinks.Check.Expired expired) {
+      return page(
+          410,
+          "Expired link",
+          "<p id=\"result\">This vote link expired at "
+              + expired.ballot().expires()
+              + ". No vote was recorded.</p>");
+    }
+    return page(
+        403,
+        "Invalid link",
+        "<p id=\"result\">This vote link is not valid. No vote was recorded.</p>");
+  }
+
+  private static Page notAVoter(String voter) {
+    return page(
+        403,
+        "Not a voter",
+        "<p id=\"result\">"
+            + Html.escape(voter)
+            + " is not a voter for this unit. No vote was recorded.</p>");
+  }
+
+  private static String counts(PlanSummary summary) {
+    return summary == null
+        ? "not planned yet"
+        : summary.add()
+            + " to add, "
+            + summary.change()
+            + " to change, "
+            + summary.destroy()
+            + " to destroy"
+            + (summary.newProviders().isEmpty()
+                ? ""
+                : "; new providers: " + String.join(", ", summary.newProviders()));
+  }
+
+  /** The page template of every livegate page. */
+  public static String html(String title, String body) {
+    return "<!doctype html><html><head><meta charset=\"utf-8\"><title>livegate: "
+        + Html.escape(title)
+        + "</title><style>body{font-family:sans-serif;margin:24px;max-width:60em}pre{background:#f4f4f4;"
+        + "padding:12px;overflow:auto}td{padding:2px 12px 2px 0}button{font-size:1.2em;padding:6px 18px}</style>"
+        + "</head><body><h1>"
+        + Html.escape(title)
+        + "</h1>"
+        + body
+        + "</body></html>";
+  }
+}

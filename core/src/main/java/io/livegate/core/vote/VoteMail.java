@@ -1,0 +1,81 @@
+package io.livegate.core.vote;
+
+import io.livegate.core.Html;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.PlanSummary;
+
+/**
+ * The message that asks one voter to vote on one execution, in plain text and HTML: the local
+ * outbox and the approval-request Lambda send the same words.
+ *
+ * @param subject one line, free of line breaks
+ */
+public record VoteMail(String subject, String text, String html) {
+
+  /**
+   * @param pullRequest e.g. "acme/live#42", or empty
+   * @param logUrl where the plan's log is, or empty
+   */
+  public static VoteMail of(
+      Execution execution,
+      PlanSummary summary,
+      String pullRequest,
+      String logUrl,
+      String approveUrl,
+      String rejectUrl) {
+    String subject =
+        ("[livegate] approve " + execution.unit() + " (" + execution.account() + ")?")
+            .replaceAll("[\\r\\n]", " ");
+    String counts = summary.counts();
+    String providers =
+        summary.newProviders().isEmpty() ? "" : String.join(", ", summary.newProviders());
+    StringBuilder text =
+        new StringBuilder("livegate asks you to vote on a deployment.\n\n")
+            .append("Unit:    ")
+            .append(execution.unit())
+            .append("\nAccount: ")
+            .append(execution.account());
+    if (!pullRequest.isEmpty()) {
+      text.append("\nPR:      ").append(pullRequest);
+    }
+    text.append("\nPlan:    ").append(counts);
+    if (!providers.isEmpty()) {
+      text.append("\nNew providers: ").append(providers);
+    }
+    if (!logUrl.isEmpty()) {
+      text.append("\nLog:     ").append(logUrl);
+    }
+    text.append("\n\nApprove: ")
+        .append(approveUrl)
+        .append("\nReject:  ")
+        .append(rejectUrl)
+        .append(
+            "\n\nEach link opens a page that shows the plan and asks you to confirm;"
+                + " opening it changes nothing.\n");
+    StringBuilder html =
+        new StringBuilder("<p>livegate asks you to vote on a deployment.</p><table>")
+            .append(row("Unit", "<code>" + Html.escape(execution.unit()) + "</code>"))
+            .append(row("Account", Html.escape(execution.account())));
+    if (!pullRequest.isEmpty()) {
+      html.append(row("PR", Html.escape(pullRequest)));
+    }
+    html.append(row("Plan", Html.escape(counts)));
+    if (!providers.isEmpty()) {
+      html.append(row("New providers", Html.escape(providers)));
+    }
+    if (!logUrl.isEmpty()) {
+      html.append(row("Log", "<a href=\"" + Html.escape(logUrl) + "\">plan log</a>"));
+    }
+    html.append("</table><p><a href=\"")
+        .append(Html.escape(approveUrl))
+        .append("\">Approve</a> &middot; <a href=\"")
+        .append(Html.escape(rejectUrl))
+        .append("\">Reject</a></p>")
+        .append("<p>Each link opens a page that shows the plan and asks you to confirm.</p>");
+    return new VoteMail(subject, text.toString(), html.toString());
+  }
+
+  private static String row(String label, String value) {
+    return "<tr><td>" + label + "</td><td>" + value + "</td></tr>";
+  }
+}

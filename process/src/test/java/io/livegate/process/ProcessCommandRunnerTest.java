@@ -1,0 +1,173 @@
+package io.livegate.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.core.runner.Command;
+import io.livegate.core.runner.CommandResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProcessCommandRunnerTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  @TempDir Path dir;
+
+  private final ProcessCommandRunner runner = new ProcessCommandRunner();
+
+  private CommandResult run(String... argv) {
+    return runner.run(new Command(List.of(argv), dir, Map.of(), TIMEOUT));
+  }
+
+  @Test
+  void shellSyntaxInAnArgumentIsPassedLiterally() {
+    Path marker = dir.resolve("pwned");
+    String substitution = "$(touch " + marker + ")";
+    String backticks = "`touch " + marker + "`";
+
+    CommandResult result =
+        run(
+            "/usr/bin/printf",
+            "[%s]\\n",
+            substitution,
+            backticks,
+            "; rm -rf /",
+            "&& echo hi",
+            "| cat",
+            "$HOME",
+            "*",
+            "a b  c",
+            "it's \"quoted\"");
+
+    assertThat(result.exitCode()).isZero();
+    assertThat(result.timedOut()).isFalse();
+    assertThat(result.output())
+        .isEqualTo(
+            "["
+                + substitution
+                + "]\n["
+                + backticks
+                + "]\n[; rm -rf /]\n[&& echo hi]\n[| cat]\n[$HOME]\n[*]\n[a b  c]\n[it's \"quoted\"]\n");
+    assertThat(marker).doesNotExist();
+  }
+
+  @Test
+  void anArgumentStartingWithADashIsStillOneArgument() {
+    CommandResult result = run("/bin/echo", "--", "-rf /", "-n");
+
+    assertThat(result.output()).isEqualTo("-- -rf / -n\n");
+  }
+
+  @Test
+  void theExitCodeIsReturned() {
+    assertThat(run("/bin/sh", "-c", "exit 0").exitCode()).isZero();
+    assertThat(run("/bin/sh", "-c", "exit 2").exitCode()).isEqualTo(2);
+    assertThat(run("/bin/sh", "-c", "exit 137").exitCode()).isEqualTo(137);
+  }
+
+  @Test
+  void stderrIsMergedIntoTheOutput() {
+    CommandResult result = run("/bin/sh", "-c", "echo out; echo err >&2; exit 1");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.output()).contains("out\n").contains("err\n");
+  }
+
+  @Test
+  void stdoutAloneStaysParseableWhenTheProgramWarnsOnStderr() {
+    CommandResult result =
+        run("/bin/sh", "-c", "echo 'Warning: no CLI config' >&2; echo '{\"a\":1}'; echo late >&2");
+
+    assertThat(result.stdout()).isEqualTo("{\"a\":1}\n");
+    assertThat(result.output().lines())
+        .containsExactlyInAnyOrder("Warning: no CLI config", "{\"a\":1}", "late");
+  }
+
+  @Test
+  void theCommandRunsInItsWorkingDirectoryWithTheAddedEnvironment() throws IOException {
+    Path unit = Files.createDirectories(dir.resolve("unit with space"));
+
+    CommandResult result =
+        runner.run(
+            new Command(
+                List.of("/bin/sh", "-c", "pwd; echo \"$LIVEGATE_TEST_VALUE\""),
+                unit,
+                Map.of("LIVEGATE_TEST_VALUE", "$(not expanded)"),
+                TIMEOUT));
+
+    assertThat(result.output()).isEqualTo(unit.toRealPath() + "\n$(not expanded)\n");
+  }
+
+  @Test
+  void eachOutputLineReachesTheSinkAsItArrives() {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    ProcessCommandRunner streaming = new ProcessCommandRunner(lines::add);
+
+    streaming.run(
+        new Command(List.of("/usr/bin/printf", "one\\ntwo\\nthree"), dir, Map.of(), TIMEOUT));
+
+    assertThat(lines).containsExactly("one", "two", "three");
+  }
+
+  @Test
+  void aTimeoutKillsTheProcessAndItsChildren() throws Exception {
+    long start = System.nanoTime();
+
+    CommandResult result =
+        runner.run(
+            new Command(
+                List.of("/bin/sh", "-c", "sleep 60 & echo $!; wait"),
+                dir,
+                Map.of(),
+                Duration.ofMillis(500)));
+
+    assertThat(result.timedOut()).isTrue();
+    assertThat(result.exitCode()).isEqualTo(-1);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+    long sleeper = Long.parseLong(result.output().strip());
+    assertThat(waitUntilGone(sleeper)).as("the child sleep %d is killed", sleeper).isTrue();
+  }
+
+  @Test
+  void aMissingProgramExitsMinusOneWithAClearMessage() {
+    CommandResult result = run("livegate-no-such-program", "plan");
+
+    assertThat(result.exitCode()).isEqualTo(-1);
+    assertThat(result.timedOut()).isFalse();
+    assertThat(result.output()).startsWith("cannot start livegate-no-such-program: ");
+    assertThat(result.output()).contains("No such file or directory");
+  }
+
+  /** Whether process {@code pid} ends (or is left a zombie, which no longer runs) within 10 s. */
+  private static boolean waitUntilGone(long pid) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (System.nanoTime() < deadline) {
+      Path stat = Path.of("/proc", Long.toString(pid), "stat");
+      boolean running =
+          ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)
+              && Files.exists(stat)
+              && !isZombie(stat);
+      if (!running) {
+        return true;
+      }
+      Thread.sleep(50);
+    }
+    return false;
+  }
+
+  private static boolean isZombie(Path stat) {
+    try {
+      String text = Files.readString(stat);
+      // "pid (comm) state ...": the state follows the last parenthesis
+      return text.substring(text.lastIndexOf(')') + 2).startsWith("Z");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,199 @@
+package io.livegate.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionSpec;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.runner.CommandResult;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.testing.ScriptedCommandRunner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Plan and apply of one unit with real terraform, and how a resumed run tells that an interrupted
+ * apply had finished: the saved plan is refused once applied, and the unit is up to date.
+ */
+class TerraRunTest {
+  private static final String UNIT = "app";
+  private static final String BUILTIN = "terraform.io/builtin/terraform";
+
+  @TempDir Path dir;
+  private TerraRun terraRun;
+
+  @BeforeEach
+  void writeTheUnit() throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {\n  input = \"v1\"\n}\n");
+    Path plans = Files.createDirectories(dir.resolve("plans"));
+    terraRun =
+        new TerraRun(
+            new ProcessCommandRunner(), RunnerKind.TERRAFORM, repo.root(), plans, Map.of());
+  }
+
+  @Test
+  void theApprovedPlanIsAppliedOnceAndThenTheUnitIsUpToDate() {
+    Execution planned = planned(execution("d1-app", List.of()));
+    assertThat(planned.planSummary().newProviders()).containsExactly(BUILTIN);
+    assertThat(terraRun.upToDate(planned).value()).isFalse();
+
+    TerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
+    assertThat(applied.error()).isNull();
+    assertThat(applied.value()).containsExactly("terraform_data.app");
+
+    TerraRun.Step<List<String>> again = terraRun.apply(planned, Set.of(BUILTIN));
+    assertThat(again.error()).contains("apply exited with 1").contains("Saved plan is stale");
+    assertThat(terraRun.upToDate(planned).value()).isTrue();
+  }
+
+  @Test
+  void aPlanFileChangedAfterApprovalIsNotApplied() throws Exception {
+    Execution planned = planned(execution("d1-app", List.of()));
+    Files.writeString(
+        terraRun.planFile(planned), "tampered", java.nio.file.StandardOpenOption.APPEND);
+
+    TerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
+
+    assertThat(applied.error())
+        .contains("differs from the approved one")
+        .contains("nothing was applied");
+    assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT))).isEmpty();
+  }
+
+  @Test
+  void aRollbackWhoseDestroyFinishedIsUpToDateThoughTheConfigStillHasItsTarget() {
+    Execution deployed = planned(execution("d1-app", List.of()));
+    assertThat(terraRun.apply(deployed, Set.of(BUILTIN)).error()).isNull();
+    Execution rollback = planned(execution("d1-app-rollback", List.of("terraform_data.app")));
+    assertThat(rollback.planSummary().destroy()).isEqualTo(1);
+    assertThat(terraRun.upToDate(rollback).value()).isFalse();
+
+    assertThat(terraRun.apply(rollback, Set.of()).error()).isNull();
+
+    assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT))).isEmpty();
+    assertThat(terraRun.apply(rollback, Set.of()).error()).contains("Saved plan is stale");
+    assertThat(terraRun.upToDate(rollback).value()).isTrue();
+  }
+
+  @Test
+  void theStateAfterAnApplyIsReadWithTheApplyRoleSoTheApplyTaskNeedsNoPlanRole() {
+    String planRole = "arn:aws:iam::111111111111:role/livegate-plan";
+    String applyRole = "arn:aws:iam::111111111111:role/livegate-apply";
+    ScriptedCommandRunner runner = new ScriptedCommandRunner();
+    runner.result(
+        dir,
+        "show",
+        new CommandResult(
+            0,
+            "{\"values\":{\"root_module\":{\"resources\":[{\"address\":\"terraform_data.app\","
+                + "\"mode\":\"managed\",\"provider_name\":\""
+                + BUILTIN
+                + "\"}]}}}",
+            false));
+    TerraRun terragrunt =
+        new TerraRun(runner, RunnerKind.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
+    Execution execution = execution("d1-app", List.of());
+    ExecutionSpec spec = execution.spec();
+    Execution withRoles =
+        new Execution(
+            execution.id(),
+            execution.deploymentId(),
+            execution.name(),
+            new ExecutionSpec(
+                spec.unit(),
+                spec.account(),
+                spec.layer(),
+                spec.dependsOn(),
+                spec.planCommands(),
+                spec.applyCommands(),
+                spec.voters(),
+                spec.minApprovals(),
+                spec.minRejections(),
+                planRole,
+                applyRole,
+                spec.rollback(),
+                spec.destroyTargets()),
+            execution.status(),
+            execution.dependsOn(),
+            null,
+            null,
+            null,
+            List.of(),
+            null,
+            execution.createdAt(),
+            execution.startedAt(),
+            null);
+
+    assertThat(terragrunt.newResources(withRoles, Set.of(BUILTIN)))
+        .containsExactly("terraform_data.app");
+
+    assertThat(runner.calls("show")).hasSize(1);
+    List<String> argv = runner.calls("show").get(0).command().argv();
+    assertThat(argv).containsSequence("--terragrunt-iam-role", applyRole).doesNotContain(planRole);
+  }
+
+  /** The execution after Plan: with its saved plan's hash and summary, as the metadb has it. */
+  private Execution planned(Execution execution) {
+    TerraRun.Step<TerraRun.Plan> plan = terraRun.plan(execution);
+    assertThat(plan.error()).isNull();
+    return new Execution(
+        execution.id(),
+        execution.deploymentId(),
+        execution.name(),
+        execution.spec(),
+        execution.status(),
+        execution.dependsOn(),
+        plan.value().file().toString(),
+        plan.value().sha256(),
+        plan.value().summary(),
+        List.of(),
+        "approved",
+        execution.createdAt(),
+        execution.startedAt(),
+        null);
+  }
+
+  private static Execution execution(String name, List<String> destroyTargets) {
+    RunnerKind terraform = RunnerKind.TERRAFORM;
+    ExecutionSpec spec =
+        new ExecutionSpec(
+            UNIT,
+            "default",
+            0,
+            List.of(),
+            terraform.planCommands(UNIT, null, destroyTargets),
+            terraform.applyCommands(UNIT, null),
+            List.of("operator@localhost"),
+            1,
+            1,
+            null,
+            null,
+            !destroyTargets.isEmpty(),
+            destroyTargets);
+    Instant now = Instant.now();
+    return new Execution(
+        1,
+        1,
+        name,
+        spec,
+        ExecutionStatus.RUNNING,
+        List.of(),
+        null,
+        null,
+        null,
+        List.of(),
+        null,
+        now,
+        now,
+        null);
+  }
+}

@@ -1,0 +1,239 @@
+package io.livegate.core.graph;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.ProgressListener;
+import io.livegate.core.RepoPaths;
+import io.livegate.core.account.Account;
+import io.livegate.core.account.Accounts;
+import io.livegate.core.repo.SourceTree;
+import io.livegate.core.terragrunt.DependencyDeclaration;
+import io.livegate.core.terragrunt.FileRead;
+import io.livegate.core.terragrunt.InvalidTerragruntConfig;
+import io.livegate.core.terragrunt.TerragruntConfigReader;
+import io.livegate.core.terragrunt.UnitConfig;
+import io.livegate.core.terragrunt.UnitDiscovery;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Every unit of one revision with its account, its config, who depends on it, and which units read
+ * each file outside their own directory. Built once per scan; immutable after.
+ */
+public final class UnitGraph {
+  private final SortedMap<String, Account> accounts;
+  private final Map<String, UnitConfig> configs;
+  private final Map<String, SortedSet<String>> dependents = new HashMap<>();
+  private final Map<String, Map<String, FileRead.Via>> readers = new HashMap<>();
+
+  private UnitGraph(SortedMap<String, Account> accounts, Map<String, UnitConfig> configs) {
+    this.accounts = accounts;
+    this.configs = configs;
+    for (UnitConfig config : configs.values()) {
+      for (DependencyDeclaration dependency : config.dependencies()) {
+        dependents.computeIfAbsent(dependency.target(), unit -> new TreeSet<>()).add(config.unit());
+      }
+      for (FileRead read : config.reads()) {
+        // A unit may reach one file two ways (include it and read it too). Its reads are a set
+        // with no stable order, so the way reported is chosen by rank, never by iteration order.
+        readers
+            .computeIfAbsent(read.path(), path -> new TreeMap<>())
+            .merge(config.unit(), read.via(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+      }
+    }
+  }
+
+  /**
+   * Discovers and reads every unit of {@code tree}, {@code parallelism} at a time.
+   *
+   * @throws InvalidTerragruntConfig listing every unit that cannot be read, and every dependency
+   *     that points at something other than a unit
+   */
+  public static UnitGraph read(
+      SourceTree tree,
+      Accounts accountConfig,
+      Map<String, String> environment,
+      int parallelism,
+      ProgressListener progress) {
+    SortedMap<String, Account> units = UnitDiscovery.discover(tree, accountConfig);
+    progress.progress("found " + units.size() + " units");
+    TerragruntConfigReader reader = new TerragruntConfigReader(tree, environment);
+    List<String> ids = new ArrayList<>(units.keySet());
+    Map<String, UnitConfig> configs = new HashMap<>();
+    SortedMap<String, String> problems = new TreeMap<>();
+    AtomicInteger done = new AtomicInteger();
+    int reportEvery = Math.max(1000, ids.size() / 10);
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            parallelism,
+            runnable -> {
+              Thread thread = new Thread(runnable, "livegate-read");
+              thread.setDaemon(true);
+              return thread;
+            });
+    try {
+      List<Future<List<Object>>> batches = new ArrayList<>();
+      int batchSize = Math.max(16, ids.size() / (parallelism * 8) + 1);
+      for (int start = 0; start < ids.size(); start += batchSize) {
+        List<String> batch = ids.subList(start, Math.min(ids.size(), start + batchSize));
+        batches.add(
+            pool.submit(
+                () -> {
+                  List<Object> results = new ArrayList<>(batch.size());
+                  for (String unit : batch) {
+                    try {
+                      results.add(reader.read(unit));
+                    } catch (LivegateException e) {
+                      results.add(new Problem(unit, e.getMessage()));
+                    }
+                    int count = done.incrementAndGet();
+                    if (count % reportEvery == 0) {
+                      progress.progress("read " + count + "/" + ids.size() + " unit configs");
+                    }
+                  }
+                  return results;
+                }));
+      }
+      for (Future<List<Object>> batch : batches) {
+        for (Object result : batch.get()) {
+          if (result instanceof UnitConfig config) {
+            configs.put(config.unit(), config);
+          } else {
+            Problem problem = (Problem) result;
+            problems.put(problem.unit(), problem.message());
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LivegateException("interrupted while reading unit configs", e);
+    } catch (ExecutionException e) {
+      throw new LivegateException("reading unit configs failed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+    for (UnitConfig config : configs.values()) {
+      for (DependencyDeclaration dependency : config.dependencies()) {
+        if (!units.containsKey(dependency.target())) {
+          problems.merge(config.unit(), notAUnit(tree, dependency), (a, b) -> a + "\n  " + b);
+        }
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidTerragruntConfig(describe(problems));
+    }
+    return new UnitGraph(units, configs);
+  }
+
+  /**
+   * One line per problem. A broken file that many units include or read fails each of them with the
+   * same message, so it is listed once, with the units it stops; a problem in a file other than the
+   * unit's own config names the unit too.
+   */
+  private static List<String> describe(SortedMap<String, String> problems) {
+    Map<String, List<String>> unitsByProblem = new LinkedHashMap<>();
+    problems.forEach(
+        (unit, message) ->
+            unitsByProblem.computeIfAbsent(message, key -> new ArrayList<>()).add(unit));
+    List<String> lines = new ArrayList<>();
+    unitsByProblem.forEach(
+        (message, affected) -> {
+          String ownConfig = RepoPaths.join(affected.get(0), TerragruntConfigReader.CONFIG_FILE);
+          boolean inOwnConfig = affected.size() == 1 && message.startsWith(ownConfig + ":");
+          lines.add(
+              inOwnConfig
+                  ? message
+                  : message
+                      + " (unit"
+                      + (affected.size() == 1 ? " " : "s ")
+                      + String.join(", ", affected)
+                      + ")");
+        });
+    return lines;
+  }
+
+  private record Problem(String unit, String message) {}
+
+  private static String notAUnit(SourceTree tree, DependencyDeclaration dependency) {
+    String target = dependency.target();
+    String what;
+    if (tree.isFile(RepoPaths.join(target, TerragruntConfigReader.CONFIG_FILE))) {
+      what =
+          UnitDiscovery.isHidden(target)
+              ? "is in a hidden directory"
+              : "is not under any account's path";
+    } else if (tree.isDirectory(target)) {
+      what = "is a directory with no " + TerragruntConfigReader.CONFIG_FILE;
+    } else {
+      what = "does not exist";
+    }
+    return dependency.where()
+        + ": depends on '"
+        + (target.isEmpty() ? "." : target)
+        + "', which "
+        + what;
+  }
+
+  public SortedSet<String> units() {
+    return new TreeSet<>(accounts.keySet());
+  }
+
+  public boolean isUnit(String path) {
+    return accounts.containsKey(path);
+  }
+
+  public Account account(String unit) {
+    return accounts.get(unit);
+  }
+
+  public UnitConfig config(String unit) {
+    return configs.get(unit);
+  }
+
+  /** The units that declare a dependency on {@code unit}, sorted. */
+  public SortedSet<String> dependents(String unit) {
+    return dependents.getOrDefault(unit, new TreeSet<>());
+  }
+
+  /** The units that read {@code path} or a module directory holding it, with how they read it. */
+  public SortedMap<String, FileRead.Via> readersOf(String path) {
+    SortedMap<String, FileRead.Via> found = new TreeMap<>();
+    for (String current = path; current != null; current = RepoPaths.parent(current)) {
+      Map<String, FileRead.Via> direct = readers.get(current);
+      if (direct != null) {
+        direct.forEach(found::putIfAbsent);
+      }
+      if (current.isEmpty()) {
+        break;
+      }
+    }
+    return found;
+  }
+
+  /** The dependency edges whose both ends are in {@code units}. */
+  public List<Edge> edgesWithin(Collection<String> units) {
+    Set<String> members = units instanceof Set<String> set ? set : new TreeSet<>(units);
+    List<Edge> edges = new ArrayList<>();
+    for (String unit : members) {
+      for (DependencyDeclaration dependency : configs.get(unit).dependencies()) {
+        if (members.contains(dependency.target())) {
+          edges.add(new Edge(unit, dependency.target(), dependency.where()));
+        }
+      }
+    }
+    return edges;
+  }
+}

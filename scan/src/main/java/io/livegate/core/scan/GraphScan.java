@@ -1,0 +1,70 @@
+package io.livegate.core.scan;
+
+import io.livegate.core.ProgressListener;
+import io.livegate.core.graph.UnitGraph;
+import io.livegate.core.repo.FileChange;
+import io.livegate.core.repo.GitRepo;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.Reason;
+import io.livegate.core.stack.ScanMode;
+import java.util.List;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The graph scan: the units whose files changed between base and head, plus every unit that depends
+ * on them, read from the committed configs at the head and ordered into layers.
+ */
+public final class GraphScan {
+  private final ProgressListener progress;
+
+  public GraphScan(ProgressListener progress) {
+    this.progress = progress;
+  }
+
+  public DeployStack run(ScanCommand command) {
+    try (GitRepo repo = GitRepo.open(command.repository())) {
+      String head = repo.resolve(command.head());
+      String base = command.all() ? null : repo.resolve(command.base());
+      UnitGraph graph =
+          UnitGraph.read(
+              repo.tree(head),
+              command.accounts(),
+              command.environment(),
+              command.parallelism(),
+              progress);
+      if (command.all()) {
+        SortedMap<String, Set<Reason>> every = new TreeMap<>();
+        graph
+            .units()
+            .forEach(
+                unit -> every.put(unit, Set.of(new Reason(Reason.Kind.ALL_UNITS, null, null))));
+        return ChangeSet.deployStack(
+            ScanMode.GRAPH, null, head, graph, command.accounts(), every, new TreeMap<>());
+      }
+      List<FileChange> files = repo.changes(base, head);
+      progress.progress(
+          files.size()
+              + " files changed between "
+              + base.substring(0, 12)
+              + " and "
+              + head.substring(0, 12));
+      ChangeSet.Changes changes =
+          ChangeSet.fromFiles(
+              files,
+              command.filePattern(),
+              graph,
+              command.accounts(),
+              path -> repo.isFile(base, path));
+      return ChangeSet.deployStack(
+          ScanMode.GRAPH,
+          base,
+          head,
+          graph,
+          command.accounts(),
+          changes.changed(),
+          changes.deleted());
+    }
+  }
+}

@@ -1,0 +1,255 @@
+package io.livegate.core.scan;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.ProgressListener;
+import io.livegate.core.graph.Layering;
+import io.livegate.core.graph.UnitGraph;
+import io.livegate.core.repo.GitRepo;
+import io.livegate.core.runner.Command;
+import io.livegate.core.runner.CommandResult;
+import io.livegate.core.runner.CommandRunner;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.stack.DeletedUnit;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.Reason;
+import io.livegate.core.stack.ScanMode;
+import io.livegate.core.terragrunt.DependencyDeclaration;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The plan scan: the same deploy stack as {@link GraphScan}, but a unit counts as changed when its
+ * plan shows changes. Each unit is planned on its own and judged by its own exit code, never by an
+ * aggregate ({@code run --all} has reported wrong aggregate codes). Units are planned in dependency
+ * order, {@code parallelism} at a time; a unit whose dependency is already in the stack is in it
+ * anyway and is not planned.
+ */
+public final class PlanScan {
+  private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
+  private static final int OUTPUT_TAIL_LINES = 20;
+
+  private final CommandRunner runner;
+  private final RunnerKind runnerKind;
+  private final Map<String, String> runnerEnvironment;
+  private final ProgressListener progress;
+
+  /**
+   * @param runnerEnvironment variables for the plan processes, such as TF_CLI_CONFIG_FILE
+   */
+  public PlanScan(
+      CommandRunner runner,
+      RunnerKind runnerKind,
+      Map<String, String> runnerEnvironment,
+      ProgressListener progress) {
+    this.runner = runner;
+    this.runnerKind = runnerKind;
+    this.runnerEnvironment = Map.copyOf(runnerEnvironment);
+    this.progress = progress;
+  }
+
+  private record Outcome(String unit, boolean changed, CommandResult failure) {}
+
+  public DeployStack run(ScanCommand command) {
+    try (GitRepo repo = GitRepo.open(command.repository())) {
+      String head = repo.resolve(command.head());
+      if (!head.equals(repo.head())) {
+        throw new LivegateException(
+            "a plan scan plans the checked-out files, so "
+                + repo.root()
+                + " must have "
+                + command.head()
+                + " ("
+                + head.substring(0, 12)
+                + ") checked out; it has "
+                + (repo.head() == null ? "nothing" : repo.head().substring(0, 12)));
+      }
+      String base = command.all() ? null : repo.resolve(command.base());
+      UnitGraph graph =
+          UnitGraph.read(
+              repo.tree(head),
+              command.accounts(),
+              command.environment(),
+              command.parallelism(),
+              progress);
+      Layering.layers(
+          graph.units(), graph.edgesWithin(graph.units()), graph::account, command.accounts());
+      SortedMap<String, Set<Reason>> changed =
+          plan(graph, Path.of(repo.root()), command.parallelism());
+      SortedMap<String, DeletedUnit> deleted =
+          command.all()
+              ? new TreeMap<>()
+              : ChangeSet.fromFiles(
+                      repo.changes(base, head),
+                      command.filePattern(),
+                      graph,
+                      command.accounts(),
+                      path -> repo.isFile(base, path))
+                  .deleted();
+      return ChangeSet.deployStack(
+          ScanMode.PLAN, base, head, graph, command.accounts(), changed, deleted);
+    }
+  }
+
+  private SortedMap<String, Set<Reason>> plan(UnitGraph graph, Path root, int parallelism) {
+    Map<String, Integer> waiting = new HashMap<>();
+    for (String unit : graph.units()) {
+      waiting.put(
+          unit,
+          (int)
+              graph.config(unit).dependencies().stream()
+                  .map(DependencyDeclaration::target)
+                  .distinct()
+                  .count());
+    }
+    PriorityQueue<String> ready = new PriorityQueue<>();
+    waiting.forEach(
+        (unit, count) -> {
+          if (count == 0) {
+            ready.add(unit);
+          }
+        });
+    Set<String> inStack = new TreeSet<>();
+    SortedMap<String, Set<Reason>> changed = new TreeMap<>();
+    SortedMap<String, String> failures = new TreeMap<>();
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            parallelism,
+            runnable -> {
+              Thread thread = new Thread(runnable, "livegate-plan");
+              thread.setDaemon(true);
+              return thread;
+            });
+    CompletionService<Outcome> completions = new ExecutorCompletionService<>(pool);
+    int running = 0;
+    int finished = 0;
+    int total = graph.units().size();
+    try {
+      while (finished < total) {
+        while (!ready.isEmpty()) {
+          String unit = ready.poll();
+          String failedDependency = firstDependencyIn(graph, unit, failures.keySet());
+          if (failedDependency != null) {
+            failures.put(unit, "not planned, because " + failedDependency + " failed to plan");
+            finished += settle(unit, graph, waiting, ready);
+            continue;
+          }
+          if (firstDependencyIn(graph, unit, inStack) != null) {
+            inStack.add(unit);
+            finished += settle(unit, graph, waiting, ready);
+            continue;
+          }
+          completions.submit(() -> planUnit(graph, root, unit));
+          running++;
+        }
+        if (running == 0) {
+          break;
+        }
+        Outcome outcome = completions.take().get();
+        running--;
+        if (outcome.failure() != null) {
+          failures.put(outcome.unit(), describe(outcome.failure()));
+        } else if (outcome.changed()) {
+          inStack.add(outcome.unit());
+          changed.put(
+              outcome.unit(),
+              new LinkedHashSet<>(List.of(new Reason(Reason.Kind.PLAN_HAS_CHANGES, null, null))));
+        }
+        finished += settle(outcome.unit(), graph, waiting, ready);
+        progress.progress(
+            "planned "
+                + outcome.unit()
+                + ": "
+                + (outcome.failure() != null
+                    ? "failed"
+                    : outcome.changed() ? "changes" : "no changes")
+                + " ("
+                + finished
+                + "/"
+                + total
+                + ")");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LivegateException("interrupted while planning", e);
+    } catch (ExecutionException e) {
+      throw new LivegateException("planning failed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+    if (!failures.isEmpty()) {
+      List<String> lines = new ArrayList<>();
+      failures.forEach((unit, message) -> lines.add(unit + ": " + message.replace("\n", "\n    ")));
+      throw new LivegateException(
+          failures.size()
+              + (failures.size() == 1 ? " unit" : " units")
+              + " could not be planned:\n  "
+              + String.join("\n  ", lines));
+    }
+    return changed;
+  }
+
+  private static String firstDependencyIn(UnitGraph graph, String unit, Set<String> units) {
+    return graph.config(unit).dependencies().stream()
+        .map(DependencyDeclaration::target)
+        .filter(units::contains)
+        .sorted()
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** Marks {@code unit} done and queues dependents whose dependencies are now all done. */
+  private static int settle(
+      String unit, UnitGraph graph, Map<String, Integer> waiting, PriorityQueue<String> ready) {
+    for (String dependent : graph.dependents(unit)) {
+      if (waiting.merge(dependent, -1, Integer::sum) == 0) {
+        ready.add(dependent);
+      }
+    }
+    return 1;
+  }
+
+  private Outcome planUnit(UnitGraph graph, Path root, String unit) {
+    Path directory = root.resolve(unit);
+    List<List<String>> commands =
+        runnerKind.planScanCommands(directory.toString(), graph.account(unit));
+    for (int index = 0; index < commands.size(); index++) {
+      CommandResult result;
+      try {
+        result =
+            runner.run(
+                new Command(commands.get(index), directory, runnerEnvironment, PLAN_TIMEOUT));
+      } catch (RuntimeException e) {
+        result = new CommandResult(-1, "the runner failed: " + e, false);
+      }
+      boolean last = index == commands.size() - 1;
+      if (last && (result.exitCode() == 0 || result.exitCode() == 2)) {
+        return new Outcome(unit, result.exitCode() == 2, null);
+      }
+      if (result.exitCode() != 0) {
+        return new Outcome(unit, false, result);
+      }
+    }
+    throw new IllegalStateException("the runner has no plan command");
+  }
+
+  private static String describe(CommandResult failure) {
+    String how = failure.timedOut() ? "timed out" : "exited with " + failure.exitCode();
+    String tail = failure.tail(OUTPUT_TAIL_LINES);
+    return tail.isBlank() ? how : how + "\n" + tail;
+  }
+}

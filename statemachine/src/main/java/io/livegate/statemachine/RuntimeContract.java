@@ -1,0 +1,139 @@
+package io.livegate.statemachine;
+
+/**
+ * The names that the AWS deployables and the CDK app share: each entry point's environment
+ * variables, the Lambda handlers' classes, and the commands and options of the tasks that the
+ * Lambdas start. The CDK app sets what the Lambdas and tasks read, so both take the names from here
+ * and neither depends on the other.
+ */
+public final class RuntimeContract {
+  private RuntimeContract() {}
+
+  /** The engine, as the trigger, the webhook receiver and the tasks build it. */
+  public static final class Engine {
+    public static final String STATE_MACHINE = "LIVEGATE_STATE_MACHINE_ARN";
+    public static final String LOCK_PARAMETER = "LIVEGATE_LOCK_PARAMETER";
+    public static final String LOCK_SCOPE = "LIVEGATE_LOCK_SCOPE";
+    public static final String APPROVAL_TIMEOUT = "LIVEGATE_APPROVAL_TIMEOUT";
+    public static final String FAILURE_POLICY = "LIVEGATE_FAILURE_POLICY";
+    public static final String RUNNER = "LIVEGATE_RUNNER";
+    public static final String STATUS_URL = "LIVEGATE_STATUS_URL";
+
+    private Engine() {}
+  }
+
+  /** The metadb's address and credentials. */
+  public static final class Metadb {
+    public static final String URL = "LIVEGATE_DB_URL";
+    public static final String SECRET = "LIVEGATE_DB_SECRET_ARN";
+    public static final String USER = "LIVEGATE_DB_USER";
+    public static final String PASSWORD = "LIVEGATE_DB_PASSWORD";
+
+    private Metadb() {}
+  }
+
+  /** GitHub's API and the token for it. */
+  public static final class GitHub {
+    public static final String API_URL = "LIVEGATE_GITHUB_API_URL";
+    public static final String TOKEN_SECRET = "LIVEGATE_GITHUB_TOKEN_SECRET_ARN";
+    public static final String TOKEN_PARAMETER = "LIVEGATE_GITHUB_TOKEN_PARAMETER";
+
+    private GitHub() {}
+  }
+
+  /** Where livegate's ECS tasks run. */
+  public static final class Ecs {
+    public static final String CLUSTER = "LIVEGATE_CLUSTER_ARN";
+    public static final String SUBNETS = "LIVEGATE_SUBNET_IDS";
+    public static final String SECURITY_GROUPS = "LIVEGATE_SECURITY_GROUP_IDS";
+    public static final String CONTAINER = "LIVEGATE_TASK_CONTAINER";
+
+    private Ecs() {}
+  }
+
+  /** The bucket of saved plan files. */
+  public static final class Artifacts {
+    public static final String PLAN_BUCKET = "LIVEGATE_PLAN_BUCKET";
+
+    private Artifacts() {}
+  }
+
+  /** The approval-request and approval-response Lambdas. */
+  public static final class Approval {
+    public static final String VOTE_BASE_URL = "LIVEGATE_VOTE_BASE_URL";
+    public static final String VOTE_KEY_SECRET = "LIVEGATE_VOTE_KEY_SECRET_ARN";
+    public static final String MAIL_FROM = "LIVEGATE_MAIL_FROM";
+    public static final String SKIP_EMPTY = "LIVEGATE_SKIP_EMPTY";
+
+    private Approval() {}
+  }
+
+  /** The webhook receiver. */
+  public static final class Webhook {
+    public static final String WEBHOOK_SECRET = "LIVEGATE_WEBHOOK_SECRET_ARN";
+    public static final String REPOSITORY = "LIVEGATE_REPOSITORY";
+    public static final String TRUNK = "LIVEGATE_TRUNK";
+    public static final String ALLOW_FORK_PRS = "LIVEGATE_ALLOW_FORK_PRS";
+
+    private Webhook() {}
+  }
+
+  /** The create-deploy-stack task, which the engine launches for a merge. */
+  public static final class Scan {
+    public static final String TASK_DEFINITION = "LIVEGATE_CREATE_DEPLOY_STACK_TASK_DEFINITION";
+
+    private Scan() {}
+  }
+
+  /** What every ECS task reads. */
+  public static final class Tasks {
+    public static final String REPO_URL = "LIVEGATE_REPO_URL";
+    public static final String WORKSPACE = "LIVEGATE_WORKSPACE";
+    public static final String ACCOUNTS = "LIVEGATE_ACCOUNTS";
+    public static final String SCAN = "LIVEGATE_SCAN";
+    public static final String TRIGGER_FUNCTION = "LIVEGATE_TRIGGER_FUNCTION";
+    public static final String LOG_URL = "LIVEGATE_LOG_URL";
+    public static final String PLAN_FORKS = "LIVEGATE_PLAN_FORKS";
+    public static final String PR_COMMENT = "LIVEGATE_PR_COMMENT";
+
+    private Tasks() {}
+  }
+
+  /** The Lambda handlers' classes, as the CDK app names them (checked in the lambdas module). */
+  public static final class Handlers {
+    public static final String WEBHOOK = "io.livegate.lambdas.webhook.WebhookHandler";
+    public static final String TRIGGER = "io.livegate.lambdas.trigger.TriggerHandler";
+    public static final String APPROVAL_REQUEST =
+        "io.livegate.lambdas.approval.ApprovalRequestHandler";
+    public static final String APPROVAL_RESPONSE =
+        "io.livegate.lambdas.approval.ApprovalResponseHandler";
+    public static final String MIGRATE = "io.livegate.lambdas.migrate.MigrateHandler";
+
+    private Handlers() {}
+  }
+
+  /** The EventBridge events that the trigger subscribes to. */
+  public static final class Events {
+    public static final String STATUS_CHANGE = "Step Functions Execution Status Change";
+
+    private Events() {}
+  }
+
+  /** The pr-plan task: its task definitions, its command and its options. */
+  public static final class PullRequestPlans {
+    public static final String TASK_DEFINITION = "LIVEGATE_PR_PLAN_TASK_DEFINITION";
+    public static final String UNIT_TASK_DEFINITION = "LIVEGATE_PR_PLAN_UNIT_TASK_DEFINITION";
+    public static final String PR_PLAN = "pr-plan";
+    public static final String DISPATCH = "dispatch";
+    public static final String UNIT = "unit";
+    public static final String REPOSITORY_OPTION = "--repository";
+    public static final String NUMBER_OPTION = "--number";
+    public static final String BASE_REF_OPTION = "--base-ref";
+    public static final String BASE_SHA_OPTION = "--base-sha";
+    public static final String HEAD_SHA_OPTION = "--head-sha";
+    public static final String FROM_FORK_OPTION = "--from-fork";
+    public static final String UNIT_OPTION = "--unit";
+
+    private PullRequestPlans() {}
+  }
+}
