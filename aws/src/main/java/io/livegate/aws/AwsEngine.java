@@ -4,13 +4,10 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.FailurePolicy;
-import io.livegate.core.deploy.RecordOutcome;
-import io.livegate.core.deploy.ReleaseReadyExecutions;
-import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.DeploymentStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
-import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
@@ -54,14 +51,10 @@ public final class AwsEngine {
   private final Secrets secrets;
   private final GitHubAccess github;
   private final EcsTasks ecs;
-  private final CommitStatusPublisher statuses;
-  private final MergeGate gate;
-  private final AdvanceDeployment advance;
-  private final DeploymentStatuses deploymentStatuses;
+  private final Engine engine;
 
   private AwsEngine(Map<String, String> environment) {
     this.aws = new AwsClients(AwsSettings.from(environment));
-    Clock clock = Clock.systemUTC();
     this.secrets = Secrets.of(aws);
     this.metadb = MetadbSource.connect(environment, secrets);
     this.github = GitHubAccess.from(environment, secrets, () -> aws.build(SsmClient.builder()));
@@ -76,26 +69,6 @@ public final class AwsEngine {
                                 .cluster(AwsClients.PLACEHOLDER)
                                 .taskDefinition(AwsClients.PLACEHOLDER))),
             environment);
-    this.statuses =
-        StatusLedger.recording(github.statuses(System.out::println), metadb.statuses(), clock);
-    this.gate =
-        new MergeGate(
-            metadb.deployments(),
-            metadb.executions(),
-            metadb.pullRequests(),
-            metadb.statuses(),
-            statuses,
-            LockScope.fromId(
-                Env.optional(environment, RuntimeContract.Engine.LOCK_SCOPE, LockScope.REPO.id())),
-            Env.optional(environment, RuntimeContract.Engine.STATUS_URL, ""),
-            clock);
-    this.deploymentStatuses =
-        new DeploymentStatuses(
-            metadb.deployments(),
-            metadb.executions(),
-            metadb.statuses(),
-            statuses,
-            Env.optional(environment, RuntimeContract.Engine.STATUS_URL, ""));
     SfnFlows flows =
         new SfnFlows(
             aws.build(
@@ -110,17 +83,33 @@ public final class AwsEngine {
             Env.required(environment, RuntimeContract.Engine.STATE_MACHINE),
             Env.duration(
                 environment, RuntimeContract.Engine.APPROVAL_TIMEOUT, DEFAULT_APPROVAL_TIMEOUT));
-    StartNextDeployment startNext =
-        new StartNextDeployment(metadb.deployments(), metadb.executions(), clock);
-    this.advance =
-        new AdvanceDeployment(
-            metadb.deployments(),
-            metadb.executions(),
-            new ReleaseReadyExecutions(metadb.deployments(), metadb.executions(), clock),
-            new RecordOutcome(
+    SsmMergeLock lock =
+        new SsmMergeLock(
+            aws.build(
+                SsmClient.builder(),
+                client ->
+                    client.putParameter(
+                        request ->
+                            request
+                                .name(AwsClients.PLACEHOLDER)
+                                .value(AwsClients.PLACEHOLDER)
+                                .overwrite(false))),
+            Env.required(environment, RuntimeContract.Engine.LOCK_PARAMETER));
+    this.engine =
+        Engine.build(
+            new Engine.Stores(
                 metadb.deployments(),
                 metadb.executions(),
-                startNext,
+                metadb.votes(),
+                metadb.pullRequests(),
+                metadb.statuses()),
+            new Engine.Runtime(
+                flows,
+                new EcsScanLauncher(
+                    ecs, Env.required(environment, RuntimeContract.Scan.TASK_DEFINITION)),
+                lock,
+                github.statuses(System.out::println)),
+            new Engine.Settings(
                 enumValue(
                     FailurePolicy.class,
                     environment,
@@ -131,29 +120,16 @@ public final class AwsEngine {
                     environment,
                     RuntimeContract.Engine.RUNNER,
                     RunnerKind.TERRAGRUNT),
-                clock),
-            startNext,
-            flows,
-            new EcsScanLauncher(
-                ecs, Env.required(environment, RuntimeContract.Scan.TASK_DEFINITION)),
-            gate.announcing(
-                new SsmMergeLock(
-                    aws.build(
-                        SsmClient.builder(),
-                        client ->
-                            client.putParameter(
-                                request ->
-                                    request
-                                        .name(AwsClients.PLACEHOLDER)
-                                        .value(AwsClients.PLACEHOLDER)
-                                        .overwrite(false))),
-                    Env.required(environment, RuntimeContract.Engine.LOCK_PARAMETER))),
-            clock);
+                LockScope.fromId(
+                    Env.optional(
+                        environment, RuntimeContract.Engine.LOCK_SCOPE, LockScope.REPO.id())),
+                Env.optional(environment, RuntimeContract.Engine.STATUS_URL, ""),
+                Clock.systemUTC()));
   }
 
   /** The final statuses that no task posts (rejections, aborts, the deployment's end). */
   public DeploymentStatuses deploymentStatuses() {
-    return deploymentStatuses;
+    return engine.finalStatuses();
   }
 
   public static AwsEngine fromEnvironment(Map<String, String> environment) {
@@ -184,15 +160,20 @@ public final class AwsEngine {
 
   /** Posts commit statuses and records them in the metadb's ledger. */
   public CommitStatusPublisher statuses() {
-    return statuses;
+    return engine.statuses();
   }
 
   public MergeGate gate() {
-    return gate;
+    return engine.gate();
   }
 
   public AdvanceDeployment advance() {
-    return advance;
+    return engine.advance();
+  }
+
+  /** The engine itself, for the entry points that use more of it than the trigger does. */
+  public Engine engine() {
+    return engine;
   }
 
   /** The enum constant that the variable {@code name} names, case-insensitively; else an error. */

@@ -15,8 +15,9 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CommitStatusPublisher;
-import io.livegate.core.deploy.CreateDeployment;
-import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.engine.Engine;
+import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.PlanComments;
 import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PlanUnit;
@@ -25,6 +26,7 @@ import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.CreateDeployStack;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.core.scan.PlanScan;
@@ -100,6 +102,20 @@ public final class TaskWiring {
     return StatusLedger.recording(github.statuses(out::println), metadb.get().statuses(), clock);
   }
 
+  /** The engine of create-deploy-stack, which stores deployments and starts nothing. */
+  private Engine storingEngine(RunnerKind runner) {
+    Metadb store = metadb.get();
+    return Engine.build(
+        new Engine.Stores(
+            store.deployments(),
+            store.executions(),
+            store.votes(),
+            store.pullRequests(),
+            store.statuses()),
+        Engine.Runtime.storingOnly(github.statuses(out::println)),
+        new Engine.Settings(FailurePolicy.ABORT_DEPENDENTS, runner, LockScope.REPO, "", clock));
+  }
+
   public static TaskWiring fromEnvironment(Map<String, String> environment, PrintWriter out) {
     return new TaskWiring(environment, out);
   }
@@ -123,7 +139,7 @@ public final class TaskWiring {
         clock);
   }
 
-  public CreateDeployStackJob createDeployStack() {
+  public CreateDeployStack createDeployStack() {
     RunnerKind runner = runner();
     Accounts accounts = accounts();
     String scan = Env.optional(environment, RuntimeContract.Tasks.SCAN, "graph");
@@ -133,12 +149,10 @@ public final class TaskWiring {
     }
     Consumer<String> invoke =
         triggerInvoker(Env.required(environment, RuntimeContract.Tasks.TRIGGER_FUNCTION));
-    return new CreateDeployStackJob(
+    Engine engine = storingEngine(runner);
+    return new CreateDeployStack(
         metadb.get().deployments(),
-        new CreateDeployment(
-            metadb.get().deployments(),
-            new StartNextDeployment(metadb.get().deployments(), metadb.get().executions(), clock),
-            clock),
+        engine.create(),
         scan.equals("graph")
             ? new GraphScan(out::println)::run
             : new PlanScan(
@@ -147,8 +161,8 @@ public final class TaskWiring {
         checkout(),
         accounts,
         runner,
-        deploymentStatuses(),
-        new TriggerEvents() {
+        engine.statuses(),
+        new CreateDeployStack.Events() {
           @Override
           public void deploymentCreated(long deploymentId) {
             invoke.accept(TriggerEvent.deploymentCreated(deploymentId));

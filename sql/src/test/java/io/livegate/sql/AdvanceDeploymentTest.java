@@ -18,10 +18,10 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.sql.testing.EmbeddedMetadb;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
+import io.livegate.sql.testing.TestEngine;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -37,15 +37,15 @@ class AdvanceDeploymentTest {
   private final InMemoryFlowLauncher flows = new InMemoryFlowLauncher();
   private final InMemoryMergeLock lock = new InMemoryMergeLock();
   private final RecordingScanLauncher scans = new RecordingScanLauncher();
-  private Engine engine = Engine.fresh();
+  private TestEngine engine = TestEngine.fresh();
   private AdvanceDeployment advance = advanceOn(engine);
 
-  private AdvanceDeployment advanceOn(Engine on) {
+  private AdvanceDeployment advanceOn(TestEngine on) {
     return on.advance(flows, scans, lock);
   }
 
   private void usePolicy(FailurePolicy policy) {
-    engine = new Engine(EmbeddedMetadb.fresh(), policy);
+    engine = new TestEngine(EmbeddedMetadb.fresh(), policy);
     advance = advanceOn(engine);
   }
 

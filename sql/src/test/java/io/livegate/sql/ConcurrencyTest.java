@@ -20,8 +20,8 @@ import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteResult;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import io.livegate.sql.testing.Together;
 import java.time.Clock;
 import java.time.Instant;
@@ -37,7 +37,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class ConcurrencyTest {
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
 
   /** What a racing thread did, in the order the threads did it. */
   private record Event(boolean claim, long executionId) {}

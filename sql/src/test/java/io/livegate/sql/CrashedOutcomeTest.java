@@ -15,10 +15,10 @@ import io.livegate.core.deploy.AdvanceDeployment.Advanced;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
+import io.livegate.sql.testing.TestEngine;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * uninterrupted call would have, never with executions waiting for ever.
  */
 class CrashedOutcomeTest {
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
   private final InMemoryFlowLauncher flows = new InMemoryFlowLauncher();
   private final InMemoryMergeLock lock = new InMemoryMergeLock();
   private final AdvanceDeployment advance =

@@ -14,8 +14,8 @@ import io.livegate.core.pr.DeploymentStatuses;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.vote.Vote;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class DeploymentStatusesTest {
   private static final Accounts ACCOUNTS = SyntheticDeployments.accounts(1);
 
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
   private final RecordingStatuses github = new RecordingStatuses();
   private final DeploymentStatuses statuses = engine.deploymentStatuses(github);
 

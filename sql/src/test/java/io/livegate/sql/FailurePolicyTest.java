@@ -13,8 +13,8 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.sql.testing.EmbeddedMetadb;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -38,14 +38,14 @@ class FailurePolicyTest {
     return executions.stream().filter(e -> e.unit().equals(unit)).findFirst().orElseThrow();
   }
 
-  private static Map<String, ExecutionStatus> statuses(Engine engine, long deploymentId) {
+  private static Map<String, ExecutionStatus> statuses(TestEngine engine, long deploymentId) {
     return engine.executions.list(deploymentId).stream()
         .collect(Collectors.toMap(Execution::unit, Execution::status));
   }
 
   @Test
   void abortAllAbortsEveryUnfinishedExecutionAndAsksToStopTheRunningOnes() {
-    Engine engine = new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_ALL);
+    TestEngine engine = new TestEngine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_ALL);
     long id = engine.create.create(TWO_CHAINS).deployment().id();
     List<Execution> released = engine.release.release(id);
 
@@ -72,7 +72,7 @@ class FailurePolicyTest {
 
   @Test
   void abortDependentsKeepsIndependentRunningAndReadyExecutionsGoing() {
-    Engine engine = new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
+    TestEngine engine = new TestEngine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
     long id = engine.create.create(TWO_CHAINS).deployment().id();
     List<Execution> released = engine.release.release(id);
     // dns succeeds, so mail is ready but not yet released when network fails.
@@ -99,7 +99,7 @@ class FailurePolicyTest {
 
   @Test
   void abortDependentsLetsARunningIndependentExecutionFinish() {
-    Engine engine = new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
+    TestEngine engine = new TestEngine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
     long id = engine.create.create(TWO_CHAINS).deployment().id();
     List<Execution> released = engine.release.release(id);
 

@@ -12,8 +12,8 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.stack.PlannedExecution;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -45,7 +45,7 @@ class HostileDataTest {
       List.of(
           "module.a[\"'); DROP TABLE votes; --\"].terraform_data.b", "terraform_data.c[\"$(x)\"]");
 
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
   private final Accounts accounts = SyntheticDeployments.accounts(1);
 
   private long deploy() {

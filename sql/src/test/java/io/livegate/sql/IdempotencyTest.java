@@ -20,8 +20,8 @@ import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteResult;
 import io.livegate.core.webhook.DeliveryLog;
 import io.livegate.sql.testing.EmbeddedMetadb;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import io.livegate.sql.testing.Together;
 import java.time.Instant;
 import java.util.List;
@@ -42,7 +42,7 @@ class IdempotencyTest {
               unit(
                   "account-0/app", "account-0", 1, List.of("account-0/dns", "account-0/network"))));
 
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
 
   private static Execution byUnit(List<Execution> executions, String unit) {
     return executions.stream().filter(e -> e.unit().equals(unit)).findFirst().orElseThrow();
@@ -77,7 +77,7 @@ class IdempotencyTest {
 
   @Test
   void anOutcomeForAnAbortedExecutionChangesNothingAndSaysSo() {
-    Engine abortAll = new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_ALL);
+    TestEngine abortAll = new TestEngine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_ALL);
     long id = abortAll.create.create(APP).deployment().id();
     List<Execution> released = abortAll.release.release(id);
     abortAll.outcomes.record(byUnit(released, "account-0/dns").id(), ExecutionStatus.FAILED);

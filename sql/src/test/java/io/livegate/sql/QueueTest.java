@@ -16,8 +16,8 @@ import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.stack.PlannedExecution;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import io.livegate.sql.testing.Together;
 import java.time.Instant;
 import java.util.List;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 class QueueTest {
   private static final Accounts ACCOUNTS = SyntheticDeployments.accounts(2);
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
 
   private static CreateDeploymentCommand oneUnit(int prNumber) {
     return command(prNumber, ACCOUNTS, List.of(unit("account-0/solo", "account-0", 0, List.of())));
@@ -81,7 +81,7 @@ class QueueTest {
   @Test
   void twoMergesCreatedTogetherAreBothQueuedAndRunOneAfterTheOtherInQueueOrder() {
     for (int round = 0; round < 3; round++) {
-      Engine racing = Engine.fresh();
+      TestEngine racing = TestEngine.fresh();
       List<PlannedExecution> large = SyntheticDeployments.layered(round, 40, ACCOUNTS, 0.2);
       List<CreateDeploymentCommand> commands = List.of(command(1, ACCOUNTS, large), oneUnit(2));
 

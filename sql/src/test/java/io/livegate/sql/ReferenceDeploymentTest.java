@@ -10,8 +10,8 @@ import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.OutcomeResult;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.Scenarios;
+import io.livegate.sql.testing.TestEngine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ReferenceDeploymentTest {
   @TempDir Path dir;
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
 
   private CreateDeployment.Result deployBothGlobals() {
     return engine.create.create(

@@ -11,8 +11,8 @@ import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.ReleaseRule;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.sql.testing.EmbeddedMetadb;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,7 +35,7 @@ class ReleaseConformanceTest {
   private record Run(int claims, int rollbacksClaimed) {}
 
   /** Claims what is ready, checking it against the rule on the state read just before. */
-  private static List<Execution> claimAsTheRuleSays(Engine engine, long id, String step) {
+  private static List<Execution> claimAsTheRuleSays(TestEngine engine, long id, String step) {
     List<Execution> before = engine.executions.list(id);
     Map<Long, Execution> byId =
         before.stream().collect(Collectors.toMap(Execution::id, Function.identity()));
@@ -73,7 +73,7 @@ class ReleaseConformanceTest {
   private static Run drive(long seed) {
     Random random = new Random(seed);
     FailurePolicy policy = seed % 3 == 0 ? FailurePolicy.ABORT_ALL : FailurePolicy.ABORT_DEPENDENTS;
-    Engine engine = new Engine(EmbeddedMetadb.fresh(), policy);
+    TestEngine engine = new TestEngine(EmbeddedMetadb.fresh(), policy);
     Accounts accounts = SyntheticDeployments.accounts(2 + random.nextInt(4));
     List<PlannedExecution> units =
         SyntheticDeployments.layered(seed, 30 + random.nextInt(30), accounts, 0.3);
@@ -124,7 +124,7 @@ class ReleaseConformanceTest {
 
   @Test
   void aFailedRollbackHoldsBackTheRollbacksOfTheAccountsItDependsOn() {
-    Engine engine = Engine.fresh();
+    TestEngine engine = TestEngine.fresh();
     Accounts accounts = SyntheticDeployments.accounts(2);
     long id =
         engine

@@ -15,11 +15,11 @@ import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.core.vote.VoteLinks;
 import io.livegate.core.vote.VoteMail;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.RecordingFlowCallback;
 import io.livegate.sql.testing.RecordingMailer;
 import io.livegate.sql.testing.Scenarios;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -55,7 +55,7 @@ class RequestVotesTest {
   private static final String SHA256 = "ab".repeat(32);
   private static final String LOG_URL = "https://logs.example/plan/dns";
 
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
   private final VoteLinks links =
       new VoteLinks("a vote-link key of thirty-two bytes or more".getBytes(StandardCharsets.UTF_8));
   private final RecordingMailer mailer = new RecordingMailer();

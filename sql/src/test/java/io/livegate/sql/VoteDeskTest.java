@@ -12,8 +12,8 @@ import io.livegate.core.vote.Decision;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.core.vote.VoteLinks;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -32,7 +32,7 @@ class VoteDeskTest {
   private static final byte[] KEY =
       "a vote-link key of thirty-two bytes or more".getBytes(StandardCharsets.UTF_8);
 
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
   private final VoteLinks links = new VoteLinks(KEY);
   private final List<Long> planTextShown = new ArrayList<>();
   private final VoteDesk desk =

@@ -1,16 +1,14 @@
 package io.livegate.cli.local;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
-import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.deploy.PlanSummary;
-import io.livegate.core.deploy.RecordOutcome;
-import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.flow.FlowState;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.Decision;
@@ -35,9 +33,11 @@ import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 /**
- * The in-process executor of the deploy flow: what Step Functions does on AWS. It releases ready
- * executions, runs each one's flow (Plan, RequestApproval, Decide, Apply) on a bounded pool, and
- * records each outcome through the engine until the deployment is over.
+ * The in-process executor of the deploy flow: what Step Functions does on AWS. It runs each
+ * released execution's flow (Plan, RequestApproval, Decide, Apply) on a bounded pool and reports
+ * each flow's end to the engine ({@link AdvanceDeployment#flowEnded}, as the trigger does on AWS),
+ * which records the outcome, releases what became ready and, at the deployment's end, hands the
+ * lock on.
  *
  * <p>Every step is recorded as the execution's flow state before it starts, so a run killed at any
  * moment resumes where it was. An apply interrupted mid-way is never applied twice: applying the
@@ -64,8 +64,7 @@ public final class LocalDeployer {
 
   private final DeploymentStore deployments;
   private final ExecutionStore executions;
-  private final ReleaseReadyExecutions release;
-  private final RecordOutcome outcomes;
+  private final AdvanceDeployment advance;
   private final CastVote castVote;
   private final TerraRun terraRun;
   private final Outbox outbox;
@@ -77,8 +76,7 @@ public final class LocalDeployer {
   public LocalDeployer(
       DeploymentStore deployments,
       ExecutionStore executions,
-      ReleaseReadyExecutions release,
-      RecordOutcome outcomes,
+      AdvanceDeployment advance,
       CastVote castVote,
       TerraRun terraRun,
       Outbox outbox,
@@ -88,8 +86,7 @@ public final class LocalDeployer {
       Clock clock) {
     this.deployments = deployments;
     this.executions = executions;
-    this.release = release;
-    this.outcomes = outcomes;
+    this.advance = advance;
     this.castVote = castVote;
     this.terraRun = terraRun;
     this.outbox = outbox;
@@ -114,17 +111,14 @@ public final class LocalDeployer {
     try {
       for (Execution interrupted : executions.list(deploymentId)) {
         if (interrupted.status() == ExecutionStatus.RUNNING) {
-          log(interrupted, "resuming after an interruption");
+          boolean begun = executions.flowState(interrupted.id()).isPresent();
+          log(interrupted, begun ? "resuming after an interruption" : "released");
           inFlight.add(interrupted.id());
           completions.submit(() -> flow(interrupted, true));
         }
       }
+      submit(advance.created(deploymentId), deploymentId, completions, inFlight);
       while (true) {
-        for (Execution released : release.release(deploymentId)) {
-          log(released, "released");
-          inFlight.add(released.id());
-          completions.submit(() -> flow(released, false));
-        }
         if (inFlight.isEmpty()) {
           Deployment deployment = deployments.find(deploymentId).orElseThrow();
           if (deployment.status().isFinished()
@@ -141,11 +135,13 @@ public final class LocalDeployer {
         Finished finished = completions.take().get();
         inFlight.remove(finished.execution().id());
         if (finished.outcome() != null) {
-          OutcomeResult result = outcomes.record(finished.execution().id(), finished.outcome());
-          log(finished.execution(), result.message());
-          result
-              .toStop()
+          AdvanceDeployment.Advanced advanced =
+              advance.flowEnded(finished.execution().name(), finished.outcome());
+          log(finished.execution(), advanced.message());
+          advanced
+              .stopped()
               .forEach(stopped -> log(stopped, "aborted; its flow stops at its next step"));
+          submit(advanced, deploymentId, completions, inFlight);
         }
       }
     } catch (InterruptedException e) {
@@ -156,6 +152,23 @@ public final class LocalDeployer {
       throw new LivegateException("a deploy flow crashed: " + e.getCause(), e.getCause());
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Runs the flows that the engine started for this deployment. Those of a deployment it started
+   * next are the runtime's to run: {@code serve}'s pipeline, or a later {@code resume}.
+   */
+  private void submit(
+      AdvanceDeployment.Advanced advanced,
+      long deploymentId,
+      CompletionService<Finished> completions,
+      Set<Long> inFlight) {
+    for (Execution started : advanced.started()) {
+      if (started.deploymentId() == deploymentId && inFlight.add(started.id())) {
+        log(started, "released");
+        completions.submit(() -> flow(started, false));
+      }
     }
   }
 

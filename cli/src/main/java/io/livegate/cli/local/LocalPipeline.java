@@ -1,30 +1,22 @@
 package io.livegate.cli.local;
 
 import io.livegate.core.account.Accounts;
-import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CommitStatusPublisher;
-import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.FlowLauncher;
-import io.livegate.core.deploy.MergeLock;
 import io.livegate.core.deploy.MergedPullRequest;
-import io.livegate.core.deploy.RecordOutcome;
-import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.ScanLauncher;
-import io.livegate.core.deploy.StatusTexts;
-import io.livegate.core.pr.DeploymentStatuses;
+import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestPlanner;
-import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.CreateDeployStack;
 import io.livegate.core.scan.GraphScan;
-import io.livegate.core.scan.ScanCommand;
-import io.livegate.core.stack.DeployStack;
 import io.livegate.core.webhook.WebhookReceiver;
 import io.livegate.core.webhook.WebhookSettings;
 import java.nio.file.Path;
@@ -58,11 +50,7 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
 
   private final LocalWiring wiring;
   private final Settings settings;
-  private final CommitStatusPublisher statuses;
-  private final MergeGate gate;
-  private final MergeLock lock;
-  private final AdvanceDeployment advance;
-  private final DeploymentStatuses finalStatuses;
+  private final Engine engine;
   private final Checkout checkout;
   private final Consumer<String> log;
   private final Clock clock = Clock.systemUTC();
@@ -88,54 +76,34 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
     this.wiring = wiring;
     this.settings = settings;
     this.log = log;
-    var metadb = wiring.metadb.metadb();
-    this.statuses = StatusLedger.recording(github, metadb.statuses(), clock);
-    this.gate =
-        new MergeGate(
-            wiring.deployments,
-            wiring.executions,
-            metadb.pullRequests(),
-            metadb.statuses(),
-            statuses,
+    this.engine =
+        wiring.engine(
+            new Engine.Runtime(this, this, wiring.metadb.metadb().mergeLock(clock), github),
+            settings.policy(),
+            settings.runner(),
             settings.lockScope(),
-            "",
-            clock);
-    this.lock = gate.announcing(metadb.mergeLock(clock));
+            "");
     this.checkout = new Checkout(settings.repositoryUrl(), checkoutToken);
-    this.finalStatuses =
-        new DeploymentStatuses(
-            wiring.deployments, wiring.executions, metadb.statuses(), statuses, "");
-    this.advance =
-        new AdvanceDeployment(
-            wiring.deployments,
-            wiring.executions,
-            new ReleaseReadyExecutions(wiring.deployments, wiring.executions, clock),
-            new RecordOutcome(
-                wiring.deployments,
-                wiring.executions,
-                wiring.startNext,
-                settings.policy(),
-                settings.runner(),
-                clock),
-            wiring.startNext,
-            this,
-            this,
-            lock,
-            clock);
   }
 
   /** The receiver for {@code POST /webhook}. */
   public WebhookReceiver receiver(WebhookSettings webhook, PullRequestPlanner planner) {
     return new WebhookReceiver(
-        webhook, wiring.metadb.metadb().deliveries(), planner, gate, advance, statuses, clock);
+        webhook,
+        wiring.metadb.metadb().deliveries(),
+        planner,
+        engine.gate(),
+        engine.advance(),
+        engine.statuses(),
+        clock);
   }
 
   public MergeGate gate() {
-    return gate;
+    return engine.gate();
   }
 
   public CommitStatusPublisher statuses() {
-    return statuses;
+    return engine.statuses();
   }
 
   /** Picks up a deployment that held the lock when an earlier serve stopped. */
@@ -164,41 +132,18 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
     }
   }
 
-  /** Takes the deployment through its scan and its flows, then hands the lock on. */
+  /**
+   * Takes the deployment through its scan and its flows. The engine hands the lock on when the
+   * deployment ends, and launches the next one through this pipeline.
+   */
   private void run(long deploymentId) {
     try {
       Deployment deployment = wiring.deployments.find(deploymentId).orElseThrow();
       MergedPullRequest merge = deployment.pullRequest();
       Path root = wiring.state.root().resolve("workspace");
       if (!deployment.stackStored()) {
-        try {
-          checkout.at(root, merge.mergeCommit());
-          DeployStack stack =
-              new GraphScan(log::accept)
-                  .run(
-                      new ScanCommand(
-                          root,
-                          merge.baseCommit(),
-                          merge.mergeCommit(),
-                          settings.accounts(),
-                          false,
-                          ScanCommand.DEFAULT_FILE_PATTERN,
-                          settings.runnerEnvironment(),
-                          settings.deploy().parallelism()));
-          wiring.create.create(
-              new CreateDeploymentCommand(merge, stack, settings.accounts(), settings.runner()));
-          log.accept(
-              "deployment " + deploymentId + ": " + stack.executions().size() + " units to deploy");
-        } catch (RuntimeException e) {
-          log.accept("deployment " + deploymentId + ": the scan failed: " + e.getMessage());
-          statuses.publish(
-              merge.repository(),
-              merge.mergeCommit(),
-              StatusTexts.DEPLOY,
-              CommitStatusPublisher.State.FAILURE,
-              "no deployment stored: " + e.getMessage(),
-              "");
-          advance.scanFailed(deploymentId, e.getMessage());
+        int scanned = createDeployStack(deploymentId, root).run(merge);
+        if (scanned != 0) {
           return;
         }
       } else {
@@ -207,28 +152,57 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
       if (wiring.deployments.find(deploymentId).orElseThrow().status() == DeploymentStatus.QUEUED) {
         return;
       }
-      lock.acquire(merge);
       wiring.show(deploymentId);
       DeploymentStatus status =
           wiring
               .deployer(
                   root,
                   settings.runner(),
-                  settings.policy(),
+                  engine.advance(),
                   settings.deploy(),
                   settings.port(),
                   log,
                   settings.runnerEnvironment())
               .run(deploymentId);
       log.accept("deployment " + deploymentId + " " + status.id());
-      finalStatuses.settle(deploymentId);
-      lock.release(merge);
-      wiring.deployments.lockHolder(merge.repository()).ifPresent(this::submit);
+      engine.finalStatuses().settle(deploymentId);
     } catch (RuntimeException e) {
       log.accept("deployment " + deploymentId + " stopped: " + e.getMessage());
     } finally {
       submitted.remove(deploymentId);
     }
+  }
+
+  /**
+   * create-deploy-stack in the worker: a failed scan fails the deployment and passes the lock on; a
+   * deployment that storing started behind this one is run next.
+   */
+  private CreateDeployStack createDeployStack(long deploymentId, Path root) {
+    return new CreateDeployStack(
+        wiring.deployments,
+        engine.create(),
+        new GraphScan(log::accept)::run,
+        checkout,
+        settings.accounts(),
+        settings.runner(),
+        engine.statuses(),
+        new CreateDeployStack.Events() {
+          @Override
+          public void deploymentCreated(long id) {
+            if (id != deploymentId) {
+              wiring.deployments.find(id).ifPresent(LocalPipeline.this::submit);
+            }
+          }
+
+          @Override
+          public void scanFailed(long id, String reason) {
+            engine.advance().scanFailed(id, reason);
+          }
+        },
+        root,
+        "",
+        log::accept,
+        clock);
   }
 
   @Override

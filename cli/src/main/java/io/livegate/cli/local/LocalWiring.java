@@ -1,10 +1,14 @@
 package io.livegate.cli.local;
 
+import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CreateDeployment;
+import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.FailurePolicy;
-import io.livegate.core.deploy.RecordOutcome;
-import io.livegate.core.deploy.ReleaseReadyExecutions;
+import io.livegate.core.deploy.FlowLauncher;
+import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.engine.Engine;
+import io.livegate.core.pr.LockScope;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.VoteLinks;
@@ -21,9 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Builds the local runtime by hand: the embedded metadb in the state directory, the engine's use
- * cases over it, and (on demand) the web server and the executor. Closing it stops the server and
- * shuts the metadb down cleanly.
+ * Builds the local runtime: the embedded metadb in the state directory, the engine over it (built
+ * by {@link Engine#build}, as on AWS), and (on demand) the web server and the executor. Closing it
+ * stops the server and shuts the metadb down cleanly.
  */
 public final class LocalWiring implements AutoCloseable {
   public final StateDirectory state;
@@ -47,9 +51,16 @@ public final class LocalWiring implements AutoCloseable {
     this.deployments = metadb.metadb().deployments();
     this.executions = metadb.metadb().executions();
     this.votes = metadb.metadb().votes();
-    this.startNext = new StartNextDeployment(deployments, executions, clock);
-    this.create = new CreateDeployment(deployments, startNext, clock);
-    this.castVote = new CastVote(votes, clock);
+    Engine engine =
+        engine(
+            deployRuntime(line -> {}),
+            FailurePolicy.ABORT_DEPENDENTS,
+            RunnerKind.TERRAGRUNT,
+            LockScope.REPO,
+            "");
+    this.startNext = engine.startNext();
+    this.create = engine.create();
+    this.castVote = engine.castVote();
     // Ctrl-C: stop the web server and shut the metadb down cleanly; every flow step is already
     // recorded, so livegate resume continues from there.
     Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -79,7 +90,44 @@ public final class LocalWiring implements AutoCloseable {
     return server;
   }
 
-  /** An executor for deployments of the repository at {@code repositoryRoot}. */
+  /** The engine over this state directory's metadb, with the runtime's ports. */
+  public Engine engine(
+      Engine.Runtime runtime,
+      FailurePolicy policy,
+      RunnerKind runner,
+      LockScope lockScope,
+      String statusUrl) {
+    var store = metadb.metadb();
+    return Engine.build(
+        new Engine.Stores(deployments, executions, votes, store.pullRequests(), store.statuses()),
+        runtime,
+        new Engine.Settings(policy, runner, lockScope, statusUrl, clock));
+  }
+
+  /**
+   * The runtime of {@code deploy}, {@code demo} and {@code resume}: the executor runs the flows
+   * that the engine releases for the deployment it drives (a deployment started behind it waits for
+   * {@code resume}), aborted flows stop at their next step, and there is no GitHub to post to.
+   */
+  private Engine.Runtime deployRuntime(Consumer<String> log) {
+    return new Engine.Runtime(
+        new FlowLauncher() {
+          @Override
+          public void start(Execution execution) {}
+
+          @Override
+          public void stop(Execution execution, String cause) {}
+        },
+        deployment ->
+            log.accept(
+                "deployment "
+                    + deployment.id()
+                    + " holds the lock but was never scanned; livegate serve scans merges"),
+        metadb.metadb().mergeLock(clock),
+        new LoggedStatuses(log));
+  }
+
+  /** An executor for deployments of the repository at {@code repositoryRoot}, on its own. */
   public LocalDeployer deployer(
       Path repositoryRoot,
       RunnerKind runner,
@@ -88,16 +136,32 @@ public final class LocalWiring implements AutoCloseable {
       int port,
       Consumer<String> log,
       Map<String, String> runnerEnvironment) {
+    return deployer(
+        repositoryRoot,
+        runner,
+        engine(deployRuntime(log), policy, runner, LockScope.REPO, "").advance(),
+        settings,
+        port,
+        log,
+        runnerEnvironment);
+  }
+
+  /** An executor whose flows' ends advance the queue through {@code advance}. */
+  public LocalDeployer deployer(
+      Path repositoryRoot,
+      RunnerKind runner,
+      AdvanceDeployment advance,
+      LocalDeployer.Settings settings,
+      int port,
+      Consumer<String> log,
+      Map<String, String> runnerEnvironment) {
     TerraRun terraRun =
         new TerraRun(
             new ProcessCommandRunner(), runner, repositoryRoot, state.plans(), runnerEnvironment);
-    RecordOutcome outcomes =
-        new RecordOutcome(deployments, executions, startNext, policy, runner, clock);
     return new LocalDeployer(
         deployments,
         executions,
-        new ReleaseReadyExecutions(deployments, executions, clock),
-        outcomes,
+        advance,
         castVote,
         terraRun,
         new Outbox(state.outbox()),

@@ -14,10 +14,10 @@ import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.vote.RequestVotes;
 import io.livegate.core.vote.VoteLinks;
 import io.livegate.lambdas.Handlers;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.RecordingFlowCallback;
 import io.livegate.sql.testing.RecordingMailer;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import io.livegate.statemachine.ApprovalRequest;
 import io.livegate.statemachine.PlanResult;
 import java.io.ByteArrayInputStream;
@@ -40,7 +40,7 @@ class ApprovalRequestHandlerTest {
   private static final String LOG_URL = "https://console.aws.amazon.com/cloudwatch/logs/dns";
   private static final PlanSummary SUMMARY = new PlanSummary(1, 0, 0, List.of());
 
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
   private final RecordingMailer mailer = new RecordingMailer();
   private final RecordingFlowCallback callback = new RecordingFlowCallback();
   private final ApprovalRequestHandler handler =

@@ -14,9 +14,9 @@ import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.core.vote.VoteLinks;
 import io.livegate.lambdas.Handlers;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.RecordingFlowCallback;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -38,7 +38,7 @@ class ApprovalResponseHandlerTest {
   private static final String CAROL = "carol@example.com";
   private static final String TASK_TOKEN = "AQCEAAAAKgAAAAMAAAAAAAAAAeXample-task-token";
 
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
   private final VoteLinks links =
       new VoteLinks("a vote-link key of thirty-two bytes or more".getBytes(StandardCharsets.UTF_8));
   private final RecordingFlowCallback callback = new RecordingFlowCallback();

@@ -20,11 +20,11 @@ import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.vote.Vote;
 import io.livegate.lambdas.Handlers;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
 import java.io.ByteArrayInputStream;
@@ -56,7 +56,7 @@ class TriggerHandlerTest {
           ACCOUNTS,
           List.of(unit(DNS, "account-0", 0, List.of()), unit(APP, "account-0", 1, List.of(DNS))));
 
-  private final Engine engine = Engine.fresh();
+  private final TestEngine engine = TestEngine.fresh();
   private final InMemoryFlowLauncher flows = new InMemoryFlowLauncher();
   private final AdvanceDeployment advance =
       engine.advance(flows, new RecordingScanLauncher(), new InMemoryMergeLock());

@@ -5,9 +5,9 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.sql.testing.EmbeddedMetadb;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.Scenarios;
 import io.livegate.sql.testing.SyntheticDeployments;
+import io.livegate.sql.testing.TestEngine;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,7 +68,7 @@ public final class ReleaseBenchmark {
   }
 
   public static void main(String[] args) {
-    Engine engine = new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
+    TestEngine engine = new TestEngine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
     long started = System.nanoTime();
     engine.metadb.jdbi().useHandle(ReleaseBenchmark::fillHistory);
     Accounts accounts = SyntheticDeployments.accounts(8);
@@ -132,7 +132,7 @@ public final class ReleaseBenchmark {
    * Walks a deployment to its end as the trigger does: each outcome is followed by one release.
    * Every execution succeeds.
    */
-  private static List<Timings> walk(Engine engine, long deploymentId) {
+  private static List<Timings> walk(TestEngine engine, long deploymentId) {
     List<Long> releases = new ArrayList<>();
     List<Long> outcomes = new ArrayList<>();
     Deque<Execution> running = new ArrayDeque<>();
@@ -147,7 +147,7 @@ public final class ReleaseBenchmark {
         new Timings("outcome (RecordOutcome, succeeded)", toArray(outcomes)));
   }
 
-  private static Timings baseline(Engine engine) {
+  private static Timings baseline(TestEngine engine) {
     Random random = new Random(7);
     long executions = engine.metadb.jdbi().withHandle(handle -> count(handle, "executions"));
     List<Long> lookups = new ArrayList<>();

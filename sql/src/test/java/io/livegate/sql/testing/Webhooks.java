@@ -7,10 +7,10 @@ import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestHead;
-import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.PlannedExecution;
@@ -40,7 +40,7 @@ public final class Webhooks {
   public static final String TRUNK = "master";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  public final Engine engine;
+  public final TestEngine engine;
   public final RecordingStatuses github = new RecordingStatuses();
   public final List<PullRequestHead> plansRequested = new ArrayList<>();
   public final RecordingScanLauncher scans = new RecordingScanLauncher();
@@ -50,12 +50,12 @@ public final class Webhooks {
   public final WebhookReceiver receiver;
 
   public Webhooks(LockScope scope, boolean allowForks) {
-    this.engine = new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
+    this.engine = new TestEngine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
     Metadb metadb = engine.metadb;
     Clock clock = Clock.systemUTC();
-    var statuses = StatusLedger.recording(github, metadb.statuses(), clock);
-    this.gate = engine.gate(github, scope);
-    this.advance = engine.advance(flows, scans, gate.announcing(metadb.mergeLock(clock)));
+    Engine wired = engine.engine(flows, scans, metadb.mergeLock(clock), github, scope);
+    this.gate = wired.gate();
+    this.advance = wired.advance();
     this.receiver =
         new WebhookReceiver(
             new WebhookSettings(
@@ -68,7 +68,7 @@ public final class Webhooks {
             },
             gate,
             advance,
-            statuses,
+            wired.statuses(),
             clock);
   }
 

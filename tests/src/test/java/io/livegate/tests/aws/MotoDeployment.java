@@ -33,6 +33,7 @@ import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.CreateDeployStack;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.vote.CastVote;
@@ -48,9 +49,7 @@ import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.TriggerEvent;
-import io.livegate.tasks.CreateDeployStackJob;
 import io.livegate.tasks.TerraRunJob;
-import io.livegate.tasks.TriggerEvents;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
 import io.livegate.tests.scenarios.Outcome;
@@ -352,8 +351,8 @@ public final class MotoDeployment implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     MergedPullRequest merge =
         new MergedPullRequest(REPOSITORY, 1, "main", "change", repo.base(), repo.head());
-    CreateDeployStackJob job =
-        new CreateDeployStackJob(
+    CreateDeployStack job =
+        new CreateDeployStack(
             metadb.deployments(),
             new CreateDeployment(
                 metadb.deployments(),
@@ -364,7 +363,7 @@ public final class MotoDeployment implements AutoCloseable {
             accounts,
             RunnerKind.TERRAFORM,
             StatusLedger.recording(commitStatuses, metadb.statuses(), clock),
-            new TriggerEvents() {
+            new CreateDeployStack.Events() {
               @Override
               public void deploymentCreated(long id) {
                 deploymentId = id;

@@ -21,8 +21,8 @@ import io.livegate.core.vote.VoteLinks;
 import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
-import io.livegate.sql.testing.Engine;
 import io.livegate.sql.testing.Scenarios;
+import io.livegate.sql.testing.TestEngine;
 import io.livegate.statemachine.ApprovalRequest;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.PlanResult;
@@ -207,7 +207,7 @@ public final class ColdStartBenchmark {
 
       // A running deployment of the reference scenario, its first layer released: RUNNING
       // executions whose flows the trigger (re)starts, and which the approval handlers read.
-      Engine engine = new Engine(metadb, FailurePolicy.ABORT_DEPENDENTS);
+      TestEngine engine = new TestEngine(metadb, FailurePolicy.ABORT_DEPENDENTS);
       Path repo = Files.createTempDirectory("livegate-cold-start");
       long deploymentId = engine.create.create(referenceWithVoters(repo)).deployment().id();
       List<Execution> running = engine.release.release(deploymentId);

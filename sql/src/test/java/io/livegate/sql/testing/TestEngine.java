@@ -13,10 +13,10 @@ import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.ScanLauncher;
 import io.livegate.core.deploy.StartNextDeployment;
+import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.DeploymentStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
-import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.vote.CastVote;
 import io.livegate.sql.JdbiDeploymentStore;
@@ -28,8 +28,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
-/** The engine's use cases wired by hand onto one metadb, as each runtime's wiring does. */
-public final class Engine {
+/**
+ * The engine on one metadb, built by {@link Engine#build} as every runtime builds it, with the
+ * runtime's ports chosen per test.
+ */
+public final class TestEngine {
+  public static final String STATUS_URL = "http://livegate.test/status";
+  private static final CommitStatusPublisher POSTS_NOTHING =
+      (repository, sha, context, state, description, targetUrl) -> {};
+
   public final Metadb metadb;
   public final JdbiDeploymentStore deployments;
   public final JdbiExecutionStore executions;
@@ -39,19 +46,43 @@ public final class Engine {
   public final ReleaseReadyExecutions release;
   public final RecordOutcome outcomes;
   public final CastVote castVote;
+  private final FailurePolicy policy;
 
-  public Engine(Metadb metadb, FailurePolicy policy) {
-    Clock clock = Clock.systemUTC();
+  public TestEngine(Metadb metadb, FailurePolicy policy) {
     this.metadb = metadb;
+    this.policy = policy;
     this.deployments = metadb.deployments();
     this.executions = metadb.executions();
     this.votes = metadb.votes();
-    this.startNext = new StartNextDeployment(deployments, executions, clock);
-    this.create = new CreateDeployment(deployments, startNext, clock);
-    this.release = new ReleaseReadyExecutions(deployments, executions, clock);
-    this.outcomes =
-        new RecordOutcome(deployments, executions, startNext, policy, RunnerKind.TERRAFORM, clock);
-    this.castVote = new CastVote(votes, clock);
+    Engine engine = engine(POSTS_NOTHING, LockScope.REPO);
+    this.startNext = engine.startNext();
+    this.create = engine.create();
+    this.release = engine.release();
+    this.outcomes = engine.outcomes();
+    this.castVote = engine.castVote();
+  }
+
+  /** The engine over this metadb with the given runtime ports. */
+  public Engine engine(
+      FlowLauncher flows,
+      ScanLauncher scans,
+      MergeLock lock,
+      CommitStatusPublisher github,
+      LockScope scope) {
+    return Engine.build(
+        new Engine.Stores(deployments, executions, votes, metadb.pullRequests(), metadb.statuses()),
+        new Engine.Runtime(flows, scans, lock, github),
+        new Engine.Settings(policy, RunnerKind.TERRAFORM, scope, STATUS_URL, Clock.systemUTC()));
+  }
+
+  /** The engine with recorders for the ports a test does not look at. */
+  private Engine engine(CommitStatusPublisher github, LockScope scope) {
+    return engine(
+        new InMemoryFlowLauncher(),
+        new RecordingScanLauncher(),
+        new InMemoryMergeLock(),
+        github,
+        scope);
   }
 
   /**
@@ -74,45 +105,20 @@ public final class Engine {
 
   /** The trigger's use case over this engine, with the runtime's ports given. */
   public AdvanceDeployment advance(FlowLauncher flows, ScanLauncher scans, MergeLock lock) {
-    return new AdvanceDeployment(
-        deployments,
-        executions,
-        release,
-        outcomes,
-        startNext,
-        flows,
-        scans,
-        lock,
-        Clock.systemUTC());
+    return engine(flows, scans, lock, POSTS_NOTHING, LockScope.REPO).advance();
   }
 
-  /**
-   * The merge gate over this metadb, posting through {@code github} and recording in the ledger.
-   */
+  /** The merge gate over this metadb, posting through {@code github} and recording them. */
   public MergeGate gate(CommitStatusPublisher github, LockScope scope) {
-    Clock clock = Clock.systemUTC();
-    return new MergeGate(
-        deployments,
-        executions,
-        metadb.pullRequests(),
-        metadb.statuses(),
-        StatusLedger.recording(github, metadb.statuses(), clock),
-        scope,
-        "http://livegate.test/status",
-        clock);
+    return engine(github, scope).gate();
   }
 
   /** The final statuses over this metadb, posting through {@code github} and recording them. */
   public DeploymentStatuses deploymentStatuses(CommitStatusPublisher github) {
-    return new DeploymentStatuses(
-        deployments,
-        executions,
-        metadb.statuses(),
-        StatusLedger.recording(github, metadb.statuses(), Clock.systemUTC()),
-        "http://livegate.test/logs");
+    return engine(github, LockScope.REPO).finalStatuses();
   }
 
-  public static Engine fresh() {
-    return new Engine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
+  public static TestEngine fresh() {
+    return new TestEngine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_DEPENDENTS);
   }
 }

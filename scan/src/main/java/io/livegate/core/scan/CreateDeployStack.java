@@ -1,4 +1,4 @@
-package io.livegate.tasks;
+package io.livegate.core.scan;
 
 import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Accounts;
@@ -11,7 +11,6 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.ScanCommand;
 import io.livegate.core.stack.DeployStack;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,14 +18,23 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * create-deploy-stack: checks out the merge commit, scans the change set, stores it as the merge's
- * deployment's executions in one transaction, and tells the trigger. The merge is queued first (the
- * webhook receiver queued it already, in merge order; queuing is idempotent), so a failure has a
- * deployment to report against: nothing of the stack is stored, a failed status is posted, and the
- * trigger fails the deployment and passes the lock on, so the next merge is not blocked by a scan
- * that cannot succeed.
+ * create-deploy-stack, in both runtimes: checks out the merge commit, scans the change set, stores
+ * it as the merge's deployment's executions in one transaction, and tells the runtime (the trigger
+ * on AWS, the local pipeline's worker). The merge is queued first (the webhook receiver queued it
+ * already, in merge order; queuing is idempotent), so a failure has a deployment to report against:
+ * nothing of the stack is stored, a failed status is posted, and the trigger fails the deployment
+ * and passes the lock on, so the next merge is not blocked by a scan that cannot succeed.
  */
-public final class CreateDeployStackJob {
+public final class CreateDeployStack {
+  /** What the runtime hears: the trigger Lambda on AWS, the engine directly locally. */
+  public interface Events {
+    /** The deployment's stack is stored: its flows may start. */
+    void deploymentCreated(long deploymentId);
+
+    /** The deployment's stack could not be stored: it fails, and the lock passes on. */
+    void scanFailed(long deploymentId, String reason);
+  }
+
   private final DeploymentStore deployments;
   private final CreateDeployment create;
   private final Function<ScanCommand, DeployStack> scan;
@@ -34,7 +42,7 @@ public final class CreateDeployStackJob {
   private final Accounts accounts;
   private final RunnerKind runner;
   private final CommitStatusPublisher statuses;
-  private final TriggerEvents trigger;
+  private final Events events;
   private final Path workspace;
   private final String logUrl;
   private final ProgressListener progress;
@@ -43,7 +51,7 @@ public final class CreateDeployStackJob {
   /**
    * @param scan the graph scan or the plan scan
    */
-  public CreateDeployStackJob(
+  public CreateDeployStack(
       DeploymentStore deployments,
       CreateDeployment create,
       Function<ScanCommand, DeployStack> scan,
@@ -51,7 +59,7 @@ public final class CreateDeployStackJob {
       Accounts accounts,
       RunnerKind runner,
       CommitStatusPublisher statuses,
-      TriggerEvents trigger,
+      Events events,
       Path workspace,
       String logUrl,
       ProgressListener progress,
@@ -63,14 +71,14 @@ public final class CreateDeployStackJob {
     this.accounts = accounts;
     this.runner = runner;
     this.statuses = statuses;
-    this.trigger = trigger;
+    this.events = events;
     this.workspace = workspace;
     this.logUrl = logUrl;
     this.progress = progress;
     this.clock = clock;
   }
 
-  /** Runs the job; 0 when the stack is stored, 1 when nothing was. */
+  /** Runs create-deploy-stack; 0 when the stack is stored, 1 when nothing was. */
   public int run(MergedPullRequest merge) {
     String sha = merge.mergeCommit();
     Deployment queued;
@@ -95,11 +103,11 @@ public final class CreateDeployStackJob {
       CreateDeployment.Result result =
           create.create(new CreateDeploymentCommand(merge, stack, accounts, runner));
       long id = result.deployment().id();
-      trigger.deploymentCreated(id);
+      events.deploymentCreated(id);
       result
           .started()
           .filter(started -> started.id() != id)
-          .ifPresent(started -> trigger.deploymentCreated(started.id()));
+          .ifPresent(started -> events.deploymentCreated(started.id()));
       String description = "deployment " + id + ": " + stack.executions().size() + " units";
       statuses.publish(
           merge.repository(),
@@ -112,7 +120,7 @@ public final class CreateDeployStackJob {
       return 0;
     } catch (RuntimeException e) {
       String why = "no deployment stored: " + e.getMessage();
-      trigger.scanFailed(queued.id(), why);
+      events.scanFailed(queued.id(), why);
       return failed(merge, why);
     }
   }
