@@ -25,6 +25,9 @@ public final class EmbeddedMetadb {
 
   private static EmbeddedPostgres postgres;
 
+  /** The embedded server's superuser, which the tests connect as. */
+  public static final String USER = "postgres";
+
   private EmbeddedMetadb() {}
 
   public static synchronized EmbeddedPostgres postgres() {
@@ -58,6 +61,28 @@ public final class EmbeddedMetadb {
    * more than most of the statements the stores run.
    */
   public static DataSource freshDataSource() {
+    String name = createDatabase();
+    HikariConfig pool = new HikariConfig();
+    pool.setDataSource(postgres().getDatabase(USER, name));
+    pool.setPoolName(name);
+    pool.setMaximumPoolSize(MAX_CONNECTIONS);
+    // Connections of finished tests' databases are closed, not kept for the whole run.
+    pool.setMinimumIdle(0);
+    pool.setIdleTimeout(TimeUnit.SECONDS.toMillis(10));
+    return new HikariDataSource(pool);
+  }
+
+  /**
+   * A new, migrated, empty metadb for a wiring that connects by itself ({@code LIVEGATE_DB_URL},
+   * user {@value #USER}, no password): its JDBC URL.
+   */
+  public static String freshUrl() {
+    String name = createDatabase();
+    Metadb.open(postgres().getDatabase(USER, name));
+    return postgres().getJdbcUrl(USER, name);
+  }
+
+  private static String createDatabase() {
     String name = "livegate_test_" + DATABASES.incrementAndGet();
     try (Connection connection = postgres().getPostgresDatabase().getConnection();
         Statement statement = connection.createStatement()) {
@@ -65,13 +90,6 @@ public final class EmbeddedMetadb {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot create the test database " + name, e);
     }
-    HikariConfig pool = new HikariConfig();
-    pool.setDataSource(postgres().getDatabase("postgres", name));
-    pool.setPoolName(name);
-    pool.setMaximumPoolSize(MAX_CONNECTIONS);
-    // Connections of finished tests' databases are closed, not kept for the whole run.
-    pool.setMinimumIdle(0);
-    pool.setIdleTimeout(TimeUnit.SECONDS.toMillis(10));
-    return new HikariDataSource(pool);
+    return name;
   }
 }

@@ -101,7 +101,7 @@ class AwsDeployFlowTest {
         .allSatisfy(e -> assertThat(e.startedAt()).as(e.unit()).isAfterOrEqualTo(sharedDone));
     assertThat(flow.lock.current()).isEmpty();
     for (Execution execution : executions) {
-      assertThat(flow.commitStatuses.of(StatusTexts.deployContext(execution.unit(), false)))
+      assertThat(flow.commitStatuses().of(StatusTexts.deployContext(execution.unit(), false)))
           .extracting(s -> s.state() + " " + s.description() + " " + s.targetUrl())
           .containsExactly(
               "PENDING planning " + MotoDeployment.LOG_URL,
@@ -112,7 +112,7 @@ class AwsDeployFlowTest {
               "SUCCESS applied +1 ~0 -0, new providers terraform.io/builtin/terraform "
                   + MotoDeployment.LOG_URL);
     }
-    assertThat(flow.commitStatuses.of(StatusTexts.DEPLOY))
+    assertThat(flow.commitStatuses().of(StatusTexts.DEPLOY))
         .allSatisfy(s -> assertThat(s.sha()).isEqualTo(flow.repo.head()))
         .extracting(s -> s.state() + " " + s.description())
         .containsExactly(
@@ -218,7 +218,7 @@ class AwsDeployFlowTest {
                 "app/b", ExecutionStatus.FAILED,
                 "app/c", ExecutionStatus.ABORTED,
                 "app/d", ExecutionStatus.SUCCEEDED));
-    assertThat(flow.commitStatuses.of(StatusTexts.deployContext("app/b", false)))
+    assertThat(flow.commitStatuses().of(StatusTexts.deployContext("app/b", false)))
         .last()
         .satisfies(
             s -> {

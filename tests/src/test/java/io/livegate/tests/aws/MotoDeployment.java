@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.livegate.aws.EcsScanLauncher;
-import io.livegate.aws.EcsTasks;
+import io.livegate.aws.AwsEngine;
+import io.livegate.aws.AwsSettings;
 import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.SesMailer;
 import io.livegate.aws.SfnFlows;
@@ -14,23 +14,13 @@ import io.livegate.aws.SfnTaskTokens;
 import io.livegate.aws.SsmMergeLock;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.config.AccountsFile;
-import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CommitStatusPublisher;
-import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
-import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.MergedPullRequest;
-import io.livegate.core.deploy.RecordOutcome;
-import io.livegate.core.deploy.ReleaseReadyExecutions;
-import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.flow.FlowDecision;
-import io.livegate.core.pr.DeploymentStatuses;
-import io.livegate.core.pr.LockScope;
-import io.livegate.core.pr.MergeGate;
-import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.CreateDeployStack;
@@ -48,6 +38,7 @@ import io.livegate.process.ProcessCommandRunner;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.statemachine.DeployFlow;
+import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
 import io.livegate.tasks.TerraRunJob;
 import io.livegate.tests.moto.MotoServer;
@@ -97,6 +88,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.ssm.SsmClient;
+import software.amazon.awssdk.services.ssm.model.ParameterType;
 
 /**
  * One deployment on moto: the real ASL runs in moto's Step Functions; this harness plays the ECS
@@ -109,6 +101,7 @@ public final class MotoDeployment implements AutoCloseable {
   static final String REPOSITORY = "acme/live";
   static final String LOCK_PARAMETER = "/livegate/merge-lock";
   static final String LOG_URL = "https://logs.example.com/terra-run";
+  private static final String GITHUB_TOKEN = "/livegate/github-token";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ROLE = "arn:aws:iam::123456789012:role/livegate-deploy-flow";
   private static final String MAIL_FROM = "livegate@example.com";
@@ -138,7 +131,7 @@ public final class MotoDeployment implements AutoCloseable {
   final Path dir;
   final LiveRepo repo;
   final Accounts accounts;
-  final Metadb metadb = EmbeddedMetadb.fresh();
+  final Metadb metadb;
   final SfnClient sfn;
   final EcsClient ecs;
   final SnsClient sns;
@@ -151,8 +144,10 @@ public final class MotoDeployment implements AutoCloseable {
   final String stateMachineArn;
   final String queueUrl;
   final SsmMergeLock lock;
-  final RecordingStatuses commitStatuses = new RecordingStatuses();
+  private final GitHubApi github = new GitHubApi();
   final SfnFlows flows;
+  private final CommitStatusPublisher statuses;
+  private final AwsEngine engine;
   final TriggerHandler trigger;
   final ApprovalRequestHandler approvalRequests;
   final ApprovalResponseHandler approvalResponses;
@@ -236,50 +231,33 @@ public final class MotoDeployment implements AutoCloseable {
 
     SfnTaskTokens tokens = new SfnTaskTokens(sfn);
     PlanArtifacts plans = new PlanArtifacts(s3, BUCKET);
-    StartNextDeployment startNext =
-        new StartNextDeployment(metadb.deployments(), metadb.executions(), clock);
     flows = new SfnFlows(sfn, stateMachineArn, settings.approvalTimeout());
-    AdvanceDeployment advance =
-        new AdvanceDeployment(
-            metadb.deployments(),
-            metadb.executions(),
-            new ReleaseReadyExecutions(metadb.deployments(), metadb.executions(), clock),
-            new RecordOutcome(
-                metadb.deployments(),
-                metadb.executions(),
-                startNext,
-                FailurePolicy.ABORT_DEPENDENTS,
-                RunnerKind.TERRAFORM,
-                clock),
-            startNext,
-            flows,
-            new EcsScanLauncher(
-                new EcsTasks(
-                    ecs,
-                    cluster,
-                    List.of(network.subnetId()),
-                    List.of(network.securityGroupId()),
-                    DeployFlow.TERRA_RUN),
-                taskDefinition),
-            lock,
-            clock);
-    CommitStatusPublisher ledgered =
-        StatusLedger.recording(commitStatuses, metadb.statuses(), clock);
-    TriggerHandler.Parts triggerParts =
-        new TriggerHandler.Parts(
-            advance,
-            new MergeGate(
-                metadb.deployments(),
-                metadb.executions(),
-                metadb.pullRequests(),
-                metadb.statuses(),
-                ledgered,
-                LockScope.REPO,
-                "",
-                clock),
-            new DeploymentStatuses(
-                metadb.deployments(), metadb.executions(), metadb.statuses(), ledgered, LOG_URL));
-    trigger = new TriggerHandler(() -> triggerParts);
+    ssm.putParameter(
+        r -> r.name(GITHUB_TOKEN).type(ParameterType.SECURE_STRING).value(GitHubApi.TOKEN));
+    // The trigger's engine as production wires it, from the environment the CDK app sets.
+    Map<String, String> env = new HashMap<>();
+    env.put("AWS_REGION", moto.region().id());
+    env.put("AWS_ACCESS_KEY_ID", "test");
+    env.put("AWS_SECRET_ACCESS_KEY", "test");
+    env.put(AwsSettings.ENDPOINT, moto.endpoint().toString());
+    env.put(RuntimeContract.Metadb.URL, EmbeddedMetadb.freshUrl());
+    env.put(RuntimeContract.Metadb.USER, EmbeddedMetadb.USER);
+    env.put(RuntimeContract.Engine.STATE_MACHINE, stateMachineArn);
+    env.put(RuntimeContract.Engine.LOCK_PARAMETER, LOCK_PARAMETER);
+    env.put(RuntimeContract.Engine.APPROVAL_TIMEOUT, settings.approvalTimeout().toString());
+    env.put(RuntimeContract.Engine.RUNNER, "terraform");
+    env.put(RuntimeContract.Engine.STATUS_URL, LOG_URL);
+    env.put(RuntimeContract.Ecs.CLUSTER, cluster);
+    env.put(RuntimeContract.Ecs.SUBNETS, network.subnetId());
+    env.put(RuntimeContract.Ecs.SECURITY_GROUPS, network.securityGroupId());
+    env.put(RuntimeContract.Ecs.CONTAINER, DeployFlow.TERRA_RUN);
+    env.put(RuntimeContract.Scan.TASK_DEFINITION, taskDefinition);
+    env.put(RuntimeContract.GitHub.API_URL, github.url());
+    env.put(RuntimeContract.GitHub.TOKEN_PARAMETER, GITHUB_TOKEN);
+    this.engine = AwsEngine.fromEnvironment(env);
+    this.metadb = engine.metadb();
+    this.statuses = engine.statuses();
+    trigger = new TriggerHandler(TriggerHandler.parts(engine));
     RequestVotes requestVotes =
         new RequestVotes(
             metadb.executions(),
@@ -329,7 +307,7 @@ public final class MotoDeployment implements AutoCloseable {
             plans,
             tokens,
             new Checkout(repo.root().toString(), Optional.empty()),
-            StatusLedger.recording(commitStatuses, metadb.statuses(), clock),
+            statuses,
             new ProcessCommandRunner(line -> {}),
             RunnerKind.TERRAFORM,
             workspace(),
@@ -337,6 +315,11 @@ public final class MotoDeployment implements AutoCloseable {
             LOG_URL,
             System.out::println,
             clock);
+  }
+
+  /** Every commit status posted to GitHub's API so far, oldest first. */
+  RecordingStatuses commitStatuses() {
+    return github.statuses();
   }
 
   /** Runs the scenario's deployment to its end and answers where it ended. */
@@ -354,15 +337,12 @@ public final class MotoDeployment implements AutoCloseable {
     CreateDeployStack job =
         new CreateDeployStack(
             metadb.deployments(),
-            new CreateDeployment(
-                metadb.deployments(),
-                new StartNextDeployment(metadb.deployments(), metadb.executions(), clock),
-                clock),
+            engine.engine().create(),
             new GraphScan(message -> {})::run,
             new Checkout(repo.root().toString(), Optional.empty()),
             accounts,
             RunnerKind.TERRAFORM,
-            StatusLedger.recording(commitStatuses, metadb.statuses(), clock),
+            statuses,
             new CreateDeployStack.Events() {
               @Override
               public void deploymentCreated(long id) {
@@ -640,6 +620,7 @@ public final class MotoDeployment implements AutoCloseable {
 
   @Override
   public void close() {
+    github.close();
     sfn.close();
     ecs.close();
     sns.close();

@@ -16,24 +16,19 @@ import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.lambdas.webhook.WebhookHandler;
 import io.livegate.lambdas.webhook.WebhookWiring;
-import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.sql.testing.Webhooks;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
 import io.livegate.tests.moto.MotoServer;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -56,7 +51,6 @@ class WebhookAwsTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String LOCK = "/livegate/merge-lock";
-  private static final AtomicInteger DATABASES = new AtomicInteger();
 
   private final EcsClient ecs = MOTO.client(EcsClient.builder());
   private final SsmClient ssm = MOTO.client(SsmClient.builder());
@@ -73,15 +67,8 @@ class WebhookAwsTest {
     env.put("AWS_SECRET_ACCESS_KEY", "test");
     env.put(AwsSettings.ENDPOINT, MOTO.endpoint().toString());
 
-    String database = "livegate_webhook_" + DATABASES.incrementAndGet();
-    EmbeddedPostgres postgres = EmbeddedMetadb.postgres();
-    try (Connection connection = postgres.getPostgresDatabase().getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute("CREATE DATABASE " + database);
-    }
-    Metadb.open(postgres.getDatabase("postgres", database));
-    env.put(RuntimeContract.Metadb.URL, postgres.getJdbcUrl("postgres", database));
-    env.put(RuntimeContract.Metadb.USER, "postgres");
+    env.put(RuntimeContract.Metadb.URL, EmbeddedMetadb.freshUrl());
+    env.put(RuntimeContract.Metadb.USER, EmbeddedMetadb.USER);
 
     try (SecretsManagerClient secrets = MOTO.client(SecretsManagerClient.builder())) {
       env.put(
