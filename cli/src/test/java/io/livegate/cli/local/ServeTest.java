@@ -111,6 +111,7 @@ class ServeTest {
         assertThat(github.of(StatusTexts.DEPLOY))
             .extracting(status -> status.sha() + " " + status.state() + " " + status.description())
             .containsExactly(
+                commits.head() + " PENDING deployment " + deployment.id() + ": 10 units",
                 commits.head() + " SUCCESS deployment " + deployment.id() + " succeeded");
       }
     }
