@@ -5,7 +5,7 @@ import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.engine.Engine;
-import io.livegate.core.pr.DeploymentStatuses;
+import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.runner.RunnerKind;
@@ -128,7 +128,7 @@ public final class AwsEngine {
   }
 
   /** The final statuses that no task posts (rejections, aborts, the deployment's end). */
-  public DeploymentStatuses deploymentStatuses() {
+  public FinalStatuses finalStatuses() {
     return engine.finalStatuses();
   }
 

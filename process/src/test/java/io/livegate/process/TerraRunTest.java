@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Plan and apply of one unit with real terraform, and how a resumed run tells that an interrupted
  * apply had finished: the saved plan is refused once applied, and the unit is up to date.
  */
+@Tag("terraform")
 class TerraRunTest {
   private static final String UNIT = "app";
   private static final String BUILTIN = "terraform.io/builtin/terraform";

@@ -15,7 +15,7 @@ import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.deploy.RecordOutcome;
-import io.livegate.core.deploy.RollbackPlanner;
+import io.livegate.core.deploy.RollbackExecutions;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.vote.Vote;
@@ -244,7 +244,7 @@ class ConcurrencyTest {
         () ->
             engine.deployments.startRollback(
                 id,
-                RollbackPlanner.rollbacks(engine.executions.list(id), RunnerKind.TERRAFORM),
+                RollbackExecutions.rollbacks(engine.executions.list(id), RunnerKind.TERRAFORM),
                 Instant.now());
     RecordOutcome yTrigger =
         new RecordOutcome(

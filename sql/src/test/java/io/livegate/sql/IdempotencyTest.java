@@ -13,7 +13,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.OutcomeResult;
-import io.livegate.core.deploy.RollbackPlanner;
+import io.livegate.core.deploy.RollbackExecutions;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.vote.Decision;
 import io.livegate.core.vote.Vote;
@@ -125,7 +125,7 @@ class IdempotencyTest {
     boolean retried =
         engine.deployments.startRollback(
             id,
-            RollbackPlanner.rollbacks(
+            RollbackExecutions.rollbacks(
                 executions.stream().filter(e -> !e.rollback()).toList(), RunnerKind.TERRAFORM),
             Instant.now());
 

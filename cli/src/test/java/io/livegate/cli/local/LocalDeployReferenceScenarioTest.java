@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * accounts, five units each) with real git, real terraform and the embedded metadb.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("terraform")
 class LocalDeployReferenceScenarioTest {
   private static final String SHARED = "shared-services-account/";
 

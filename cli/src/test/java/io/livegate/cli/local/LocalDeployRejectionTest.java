@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * deployment still applies, and the deployment ends rejected.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("terraform")
 class LocalDeployRejectionTest {
   @TempDir Path dir;
 

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code livegate resume} in a new JVM: the deployment finishes and nothing is applied twice.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("terraform")
+@Tag("crash")
 class LocalDeployResumeTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
 

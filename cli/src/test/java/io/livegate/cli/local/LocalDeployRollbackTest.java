@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * dependency order, through the same plan, vote and apply.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("terraform")
 class LocalDeployRollbackTest {
   private static final String A = "app/a";
   private static final String B = "app/b";

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * app/broken; app/c is untouched.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Tag("terraform")
 class LocalPullRequestPlannerTest {
   private static final String HOSTILE = "app/it's a \"unit\" $(touch pwned) `id`";
   private static final String NEW_PROVIDER = ", new providers terraform.io/builtin/terraform";

@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and deployed with real terraform (auto-approved); the lock is then released and the open pull
  * request it blocked turns green.
  */
+@Tag("terraform")
 class ServeTest {
   private static final Duration LIMIT = Duration.ofMinutes(4);
 

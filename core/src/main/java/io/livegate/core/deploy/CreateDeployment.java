@@ -30,7 +30,7 @@ public final class CreateDeployment {
     DeploymentStore.Created created =
         deployments.create(
             command.pullRequest(),
-            ExecutionPlanner.executions(command.stack(), command.accounts(), command.runner()),
+            StackExecutions.executions(command.stack(), command.accounts(), command.runner()),
             AccountWaits.asLists(AccountWaits.of(command.accounts())),
             clock.instant());
     return new Result(

@@ -158,7 +158,7 @@ public final class RecordOutcome {
     DeploymentStatus finalStatus;
     if (deployment.status() == DeploymentStatus.RUNNING) {
       if (all.stream().anyMatch(e -> e.status() == ExecutionStatus.FAILED)) {
-        List<ExecutionSpec> rollbacks = RollbackPlanner.rollbacks(all, runner);
+        List<ExecutionSpec> rollbacks = RollbackExecutions.rollbacks(all, runner);
         if (!rollbacks.isEmpty()) {
           boolean started = deployments.startRollback(deploymentId, rollbacks, clock.instant());
           return new OutcomeResult(

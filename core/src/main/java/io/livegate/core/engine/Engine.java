@@ -14,7 +14,7 @@ import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.ScanLauncher;
 import io.livegate.core.deploy.StartNextDeployment;
-import io.livegate.core.pr.DeploymentStatuses;
+import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.OpenPullRequests;
@@ -100,7 +100,7 @@ public final class Engine {
   private final MergeGate gate;
   private final MergeLock lock;
   private final AdvanceDeployment advance;
-  private final DeploymentStatuses finalStatuses;
+  private final FinalStatuses finalStatuses;
 
   private Engine(Stores stores, Runtime runtime, Settings settings) {
     Clock clock = settings.clock();
@@ -141,7 +141,7 @@ public final class Engine {
             lock,
             clock);
     this.finalStatuses =
-        new DeploymentStatuses(
+        new FinalStatuses(
             stores.deployments(),
             stores.executions(),
             stores.ledger(),
@@ -201,7 +201,7 @@ public final class Engine {
   }
 
   /** The final statuses that no flow posts: rejections, aborts and the deployment's end. */
-  public DeploymentStatuses finalStatuses() {
+  public FinalStatuses finalStatuses() {
     return finalStatuses;
   }
 }

@@ -8,7 +8,7 @@ import io.livegate.aws.AwsEngine;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.ExecutionStatus;
-import io.livegate.core.pr.DeploymentStatuses;
+import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.lambdas.Handlers;
 import io.livegate.lambdas.SnapStartPriming;
@@ -41,7 +41,7 @@ public final class TriggerHandler implements RequestStreamHandler {
    * What the trigger drives: the engine, the merge gate (a plan dispatch names a pull request's
    * units), and the final statuses that no task posts.
    */
-  public record Parts(AdvanceDeployment advance, MergeGate gate, DeploymentStatuses statuses) {}
+  public record Parts(AdvanceDeployment advance, MergeGate gate, FinalStatuses statuses) {}
 
   private final Supplier<Parts> parts;
 
@@ -61,7 +61,7 @@ public final class TriggerHandler implements RequestStreamHandler {
 
   /** The parts as {@code engine} wires them. */
   public static Supplier<Parts> parts(AwsEngine engine) {
-    Parts wired = new Parts(engine.advance(), engine.gate(), engine.deploymentStatuses());
+    Parts wired = new Parts(engine.advance(), engine.gate(), engine.finalStatuses());
     return () -> wired;
   }
 

@@ -63,7 +63,7 @@ class TriggerHandlerTest {
   private final RecordingStatuses github = new RecordingStatuses();
   private final TriggerHandler.Parts parts =
       new TriggerHandler.Parts(
-          advance, engine.gate(github, LockScope.REPO), engine.deploymentStatuses(github));
+          advance, engine.gate(github, LockScope.REPO), engine.finalStatuses(github));
   private final TriggerHandler handler = new TriggerHandler(() -> parts);
   private final long deploymentId = engine.create.create(DEPLOYMENT).deployment().id();
 

@@ -14,7 +14,7 @@ import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.ScanLauncher;
 import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.engine.Engine;
-import io.livegate.core.pr.DeploymentStatuses;
+import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.runner.RunnerKind;
@@ -114,7 +114,7 @@ public final class TestEngine {
   }
 
   /** The final statuses over this metadb, posting through {@code github} and recording them. */
-  public DeploymentStatuses deploymentStatuses(CommitStatusPublisher github) {
+  public FinalStatuses finalStatuses(CommitStatusPublisher github) {
     return engine(github, LockScope.REPO).finalStatuses();
   }
 

@@ -24,6 +24,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * moto's Step Functions, the production handlers, jobs and adapters, and real terraform.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("moto")
+@Tag("terraform")
 class AwsDeployFlowTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
 

@@ -26,6 +26,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,6 +40,8 @@ import software.amazon.awssdk.services.sfn.model.HistoryEventType;
  * StartExecution, a repeated "deployment created", and voters voting at the same moment.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("moto")
+@Tag("terraform")
 class AwsRetriesAndRacesTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
 

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.ecs.EcsClient;
@@ -26,6 +27,7 @@ import software.amazon.awssdk.services.ecs.model.Task;
  * The pr-plan tasks as moto's ECS records them: the exact command overrides of the dispatch and of
  * a unit, with a hostile unit path kept as one argument.
  */
+@Tag("moto")
 class EcsPullRequestPlannerTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
 

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -33,6 +34,7 @@ import software.amazon.awssdk.services.ssm.model.ParameterType;
  * From the entry point's environment to a status on GitHub: the token read from Secrets Manager or
  * an SSM SecureString in moto, sent to a WireMock stand-in for the API URL.
  */
+@Tag("moto")
 class GitHubAccessTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
 

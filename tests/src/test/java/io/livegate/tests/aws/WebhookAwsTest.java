@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.ecs.EcsClient;
@@ -46,6 +47,7 @@ import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
  * create-deploy-stack on ECS with the merge as its argv; a second merge waits; a failed scan hands
  * the lock and the task to the second.
  */
+@Tag("moto")
 class WebhookAwsTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
 

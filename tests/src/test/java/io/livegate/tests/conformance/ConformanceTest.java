@@ -11,6 +11,7 @@ import io.livegate.tests.scenarios.Scenarios;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * deployment status and the same status for every execution, rollbacks included.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
+@Tag("moto")
+@Tag("terraform")
 class ConformanceTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
 

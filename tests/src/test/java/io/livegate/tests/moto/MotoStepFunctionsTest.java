@@ -16,6 +16,7 @@ import java.util.Objects;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.ecs.EcsClient;
@@ -36,6 +37,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * machine is a fixture under {@code src/test/resources/io/livegate/tests/moto}, and the test plays
  * the part of the ECS container or of the approver.
  */
+@Tag("moto")
 class MotoStepFunctionsTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
 

@@ -19,7 +19,7 @@ import java.util.Optional;
  * never posted) gets its final state, and a finished deployment gets its {@code livegate/deploy}.
  * The ledger makes it idempotent: a status already final is not posted again.
  */
-public final class DeploymentStatuses {
+public final class FinalStatuses {
   private final DeploymentStore deployments;
   private final ExecutionStore executions;
   private final StatusLedger ledger;
@@ -30,7 +30,7 @@ public final class DeploymentStatuses {
    * @param statuses posts and records in {@code ledger} (see {@link StatusLedger#recording})
    * @param logUrl where the statuses link to; may be empty
    */
-  public DeploymentStatuses(
+  public FinalStatuses(
       DeploymentStore deployments,
       ExecutionStore executions,
       StatusLedger ledger,

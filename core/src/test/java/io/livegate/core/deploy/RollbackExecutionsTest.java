@@ -10,7 +10,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-class RollbackPlannerTest {
+class RollbackExecutionsTest {
   private static final String SUBNET = "module.network.module.subnets.aws_subnet.this[\"a b\"]";
 
   private static Execution execution(
@@ -76,7 +76,7 @@ class RollbackPlannerTest {
   @Test
   void rollbacksRunInReverseOrderThroughUnitsWithoutARollback() {
     Map<String, ExecutionSpec> rollbacks =
-        byUnit(RollbackPlanner.rollbacks(REFERENCE, RunnerKind.TERRAFORM));
+        byUnit(RollbackExecutions.rollbacks(REFERENCE, RunnerKind.TERRAFORM));
 
     assertThat(rollbacks.keySet()).containsExactlyInAnyOrder("global", "doo", "bar", "foo");
     assertThat(rollbacks.get("foo").dependsOn()).isEmpty();
@@ -92,7 +92,7 @@ class RollbackPlannerTest {
   @Test
   void rollbacksDestroyExactlyTheNewResourcesByTheirFullModuleAddresses() {
     ExecutionSpec global =
-        byUnit(RollbackPlanner.rollbacks(REFERENCE, RunnerKind.TERRAFORM)).get("global");
+        byUnit(RollbackExecutions.rollbacks(REFERENCE, RunnerKind.TERRAFORM)).get("global");
 
     assertThat(global.destroyTargets()).containsExactly(SUBNET, "terraform_data.a");
     assertThat(global.planCommands().get(1))
@@ -109,6 +109,6 @@ class RollbackPlannerTest {
             execution(1, "global", 0, Map.of(), List.of()),
             execution(2, "global", 0, Map.of(), List.of("terraform_data.a"), true));
 
-    assertThat(RollbackPlanner.rollbacks(nothingNew, RunnerKind.TERRAFORM)).isEmpty();
+    assertThat(RollbackExecutions.rollbacks(nothingNew, RunnerKind.TERRAFORM)).isEmpty();
   }
 }

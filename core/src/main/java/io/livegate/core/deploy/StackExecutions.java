@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Turns a scan's deploy stack into the executions a deployment stores. */
-public final class ExecutionPlanner {
-  private ExecutionPlanner() {}
+public final class StackExecutions {
+  private StackExecutions() {}
 
   public static List<ExecutionSpec> executions(
       DeployStack stack, Accounts accounts, RunnerKind runner) {

@@ -10,7 +10,7 @@ import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.StatusTexts;
-import io.livegate.core.pr.DeploymentStatuses;
+import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.vote.Vote;
@@ -25,12 +25,12 @@ import org.junit.jupiter.api.Test;
  * the deployment's end; a status a task already made final is left alone, and settling twice posts
  * nothing new.
  */
-class DeploymentStatusesTest {
+class FinalStatusesTest {
   private static final Accounts ACCOUNTS = SyntheticDeployments.accounts(1);
 
   private final TestEngine engine = TestEngine.fresh();
   private final RecordingStatuses github = new RecordingStatuses();
-  private final DeploymentStatuses statuses = engine.deploymentStatuses(github);
+  private final FinalStatuses statuses = engine.finalStatuses(github);
 
   private Execution execution(long deploymentId, String unit) {
     return engine.executions.list(deploymentId).stream()

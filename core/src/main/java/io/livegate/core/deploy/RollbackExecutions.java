@@ -19,8 +19,8 @@ import java.util.TreeSet;
  * every unit that depends on it, directly or through units without a rollback; account order is
  * reversed by {@link ReleaseRule}. They keep the original's voters, thresholds and roles.
  */
-public final class RollbackPlanner {
-  private RollbackPlanner() {}
+public final class RollbackExecutions {
+  private RollbackExecutions() {}
 
   public static List<ExecutionSpec> rollbacks(List<Execution> executions, RunnerKind runner) {
     List<Execution> normal =
