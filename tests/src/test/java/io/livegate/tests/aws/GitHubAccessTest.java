@@ -19,7 +19,6 @@ import io.livegate.core.deploy.CommitStatusPublisher.State;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.tests.moto.MotoServer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,11 +51,7 @@ class GitHubAccessTest {
   void environment() {
     MOTO.reset();
     GITHUB.stubFor(post(STATUSES).willReturn(aResponse().withStatus(201)));
-    environment = new HashMap<>();
-    environment.put("AWS_REGION", MOTO.region().id());
-    environment.put("AWS_ACCESS_KEY_ID", "testing");
-    environment.put("AWS_SECRET_ACCESS_KEY", "testing");
-    environment.put(AwsSettings.ENDPOINT, MOTO.endpoint().toString());
+    environment = MOTO.wiringEnvironment();
     environment.put(RuntimeContract.GitHub.API_URL, GITHUB.baseUrl());
   }
 

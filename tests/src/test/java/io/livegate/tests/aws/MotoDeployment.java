@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AwsEngine;
-import io.livegate.aws.AwsSettings;
 import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.SesMailer;
 import io.livegate.aws.SfnFlows;
@@ -235,11 +234,7 @@ public final class MotoDeployment implements AutoCloseable {
     ssm.putParameter(
         r -> r.name(GITHUB_TOKEN).type(ParameterType.SECURE_STRING).value(GitHubApi.TOKEN));
     // The trigger's engine as production wires it, from the environment the CDK app sets.
-    Map<String, String> env = new HashMap<>();
-    env.put("AWS_REGION", moto.region().id());
-    env.put("AWS_ACCESS_KEY_ID", "test");
-    env.put("AWS_SECRET_ACCESS_KEY", "test");
-    env.put(AwsSettings.ENDPOINT, moto.endpoint().toString());
+    Map<String, String> env = moto.wiringEnvironment();
     env.put(RuntimeContract.Metadb.URL, EmbeddedMetadb.freshUrl());
     env.put(RuntimeContract.Metadb.USER, EmbeddedMetadb.USER);
     env.put(RuntimeContract.Engine.STATE_MACHINE, stateMachineArn);

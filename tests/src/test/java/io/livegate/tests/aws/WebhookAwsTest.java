@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AwsEngine;
-import io.livegate.aws.AwsSettings;
 import io.livegate.aws.EcsPullRequestPlanner;
 import io.livegate.aws.EcsScanLauncher;
 import io.livegate.core.deploy.MergedPullRequest;
@@ -25,7 +24,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -63,11 +61,7 @@ class WebhookAwsTest {
   @BeforeEach
   void wire() throws Exception {
     MOTO.reset();
-    Map<String, String> env = new HashMap<>();
-    env.put("AWS_REGION", MOTO.region().id());
-    env.put("AWS_ACCESS_KEY_ID", "test");
-    env.put("AWS_SECRET_ACCESS_KEY", "test");
-    env.put(AwsSettings.ENDPOINT, MOTO.endpoint().toString());
+    Map<String, String> env = MOTO.wiringEnvironment();
 
     env.put(RuntimeContract.Metadb.URL, EmbeddedMetadb.freshUrl());
     env.put(RuntimeContract.Metadb.USER, EmbeddedMetadb.USER);

@@ -126,11 +126,7 @@ public final class ColdStartBenchmark {
     MotoServer moto = new MotoServer(moduleDir);
     moto.start("ColdStartBenchmark");
     try {
-      Map<String, String> env = new LinkedHashMap<>();
-      env.put("AWS_REGION", moto.region().id());
-      env.put("AWS_ACCESS_KEY_ID", "test");
-      env.put("AWS_SECRET_ACCESS_KEY", "test");
-      env.put("LIVEGATE_AWS_ENDPOINT", moto.endpoint().toString());
+      Map<String, String> env = moto.wiringEnvironment();
 
       EmbeddedPostgres postgres = EmbeddedMetadb.postgres();
       try (Connection connection = postgres.getPostgresDatabase().getConnection();

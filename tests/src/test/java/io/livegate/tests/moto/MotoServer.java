@@ -1,5 +1,6 @@
 package io.livegate.tests.moto;
 
+import io.livegate.aws.AwsSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -175,6 +177,19 @@ public final class MotoServer
 
   public StaticCredentialsProvider credentials() {
     return CREDENTIALS;
+  }
+
+  /**
+   * What an entry point's wiring reads to reach this server (region, test credentials, endpoint
+   * override), as a mutable map for the test to add the entry point's own variables to.
+   */
+  public Map<String, String> wiringEnvironment() {
+    Map<String, String> environment = new HashMap<>();
+    environment.put("AWS_REGION", REGION.id());
+    environment.put("AWS_ACCESS_KEY_ID", CREDENTIALS.resolveCredentials().accessKeyId());
+    environment.put("AWS_SECRET_ACCESS_KEY", CREDENTIALS.resolveCredentials().secretAccessKey());
+    environment.put(AwsSettings.ENDPOINT, endpoint.toString());
+    return environment;
   }
 
   /** Builds a client of this server: its endpoint, region, test credentials and HTTP client. */
