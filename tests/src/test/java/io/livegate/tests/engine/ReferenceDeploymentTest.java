@@ -1,4 +1,4 @@
-package io.livegate.sql;
+package io.livegate.tests.engine;
 
 import static io.livegate.core.scan.testing.ReferenceScenario.DEV;
 import static io.livegate.core.scan.testing.ReferenceScenario.SHARED;

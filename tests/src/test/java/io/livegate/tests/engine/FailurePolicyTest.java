@@ -1,4 +1,4 @@
-package io.livegate.sql;
+package io.livegate.tests.engine;
 
 import static io.livegate.sql.testing.SyntheticDeployments.command;
 import static io.livegate.sql.testing.SyntheticDeployments.unit;

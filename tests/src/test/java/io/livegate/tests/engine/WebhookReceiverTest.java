@@ -1,4 +1,4 @@
-package io.livegate.sql.webhook;
+package io.livegate.tests.engine;
 
 import static io.livegate.sql.testing.SyntheticDeployments.unit;
 import static io.livegate.sql.testing.Webhooks.bytes;
