@@ -7,6 +7,7 @@ import io.livegate.sql.Metadb;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,9 +15,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * An embedded PostgreSQL whose data lives in the state directory. A run killed with kill -9 leaves
+ * An embedded PostgreSQL whose data lives in the state directory. It is durable: the embedded
+ * server's test defaults (no fsync, asynchronous commit) are turned back on, so an outcome that was
+ * recorded survives a crash of livegate and the server together. A run killed with kill -9 leaves
  * its server running; the next start finds it through postmaster.pid and shuts it down cleanly
- * first, so the data directory is never shared by two servers.
+ * first, so the data directory is never shared by two servers. A postmaster.pid whose PID is not a
+ * PostgreSQL server of this data directory (the PID was reused after a reboot or a crash) is stale:
+ * it is removed, and that process is never signalled.
  *
  * <p>Connections are pooled: opening one costs 6 to 12 ms, far more than the statements a store
  * runs, and each flow step runs a few (docs/benchmarks.md).
@@ -47,6 +52,9 @@ public final class LocalMetadb implements AutoCloseable {
               .setDataDirectory(dataDirectory)
               .setCleanDataDirectory(false)
               .setPGStartupWait(Duration.ofSeconds(30))
+              .setServerConfig("fsync", "on")
+              .setServerConfig("synchronous_commit", "on")
+              .setServerConfig("full_page_writes", "on")
               .start());
     } catch (IOException | RuntimeException e) {
       throw new LivegateException(
@@ -74,39 +82,81 @@ public final class LocalMetadb implements AutoCloseable {
     if (!Files.exists(pidFile)) {
       return;
     }
-    Optional<ProcessHandle> server;
+    Optional<ProcessHandle> named;
     try {
       List<String> lines = Files.readAllLines(pidFile);
-      server =
+      named =
           lines.isEmpty()
               ? Optional.empty()
               : ProcessHandle.of(Long.parseLong(lines.get(0).strip()));
     } catch (IOException | NumberFormatException e) {
+      named = Optional.empty();
+    }
+    Optional<ProcessHandle> server =
+        named.filter(ProcessHandle::isAlive).filter(process -> serves(process, dataDirectory));
+    if (server.isEmpty()) {
+      // PostgreSQL refuses to start while the PID in its lock file is alive, whoever that is.
+      try {
+        Files.deleteIfExists(pidFile);
+      } catch (IOException e) {
+        throw new LivegateException(
+            "cannot remove the stale " + pidFile + ": " + e.getMessage(), e);
+      }
       return;
     }
-    server
-        .filter(ProcessHandle::isAlive)
-        .ifPresent(
-            process -> {
-              // SIGTERM asks PostgreSQL for a smart shutdown; its clients died with the killed run.
-              process.destroy();
-              Instant deadline = Instant.now().plusSeconds(30);
-              while (process.isAlive() && Instant.now().isBefore(deadline)) {
-                try {
-                  Thread.sleep(100);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                  return;
-                }
-              }
-              if (process.isAlive()) {
-                throw new LivegateException(
-                    "a PostgreSQL server from an earlier run (pid "
-                        + process.pid()
-                        + ") still holds "
-                        + dataDirectory
-                        + "; stop it and try again");
-              }
-            });
+    ProcessHandle process = server.get();
+    // SIGTERM asks PostgreSQL for a smart shutdown; its clients died with the killed run.
+    process.destroy();
+    Instant deadline = Instant.now().plusSeconds(30);
+    while (process.isAlive() && Instant.now().isBefore(deadline)) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    if (process.isAlive()) {
+      throw new LivegateException(
+          "a PostgreSQL server from an earlier run (pid "
+              + process.pid()
+              + ") still holds "
+              + dataDirectory
+              + "; stop it and try again");
+    }
+  }
+
+  /**
+   * Whether {@code process} is a PostgreSQL server of {@code dataDirectory}: its program is
+   * postgres, and (where /proc shows it) its working directory, which the server sets to its data
+   * directory, is that directory.
+   */
+  static boolean serves(ProcessHandle process, Path dataDirectory) {
+    boolean postgres =
+        process
+            .info()
+            .command()
+            .map(command -> Path.of(command).getFileName().toString().equals("postgres"))
+            .orElse(false);
+    if (!postgres) {
+      return false;
+    }
+    Path cwd = Path.of("/proc", Long.toString(process.pid()), "cwd");
+    if (!Files.exists(cwd, LinkOption.NOFOLLOW_LINKS)) {
+      return true;
+    }
+    try {
+      return cwd.toRealPath().equals(dataDirectory.toRealPath());
+    } catch (IOException e) {
+      throw new LivegateException(
+          "postmaster.pid in "
+              + dataDirectory
+              + " names a PostgreSQL server (pid "
+              + process.pid()
+              + ") whose data directory cannot be read ("
+              + e.getMessage()
+              + "); stop it and try again",
+          e);
+    }
   }
 }
