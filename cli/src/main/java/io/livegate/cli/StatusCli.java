@@ -1,6 +1,7 @@
 package io.livegate.cli;
 
 import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.StateDirectoryLock;
 import io.livegate.cli.local.SummaryTable;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentView;
@@ -32,7 +33,10 @@ final class StatusCli implements Callable<Integer> {
     Path directory =
         stateDir != null ? stateDir : Path.of(System.getProperty("user.home"), ".livegate");
     PrintWriter out = spec.commandLine().getOut();
-    try (LocalWiring wiring = new LocalWiring(directory)) {
+    try (LocalWiring wiring = openUnlessBusy(directory, out)) {
+      if (wiring == null) {
+        return 0;
+      }
       List<Deployment> deployments = wiring.deployments.all();
       if (deployments.isEmpty()) {
         out.println("no deployments in " + directory);
@@ -55,6 +59,20 @@ final class StatusCli implements Callable<Integer> {
         out.println();
       }
       return 0;
+    }
+  }
+
+  /**
+   * The state directory's wiring, or null when a running deployment holds it: then its status page
+   * is where to watch, and this says so.
+   */
+  private static LocalWiring openUnlessBusy(Path directory, PrintWriter out) {
+    try {
+      return new LocalWiring(directory);
+    } catch (StateDirectoryLock.Busy busy) {
+      out.println("a livegate run is using " + directory + " (" + busy.holder() + ")");
+      out.println("run livegate status again when it has finished");
+      return null;
     }
   }
 

@@ -43,11 +43,18 @@ public final class LocalWiring implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
   private final Thread shutdownHook = new Thread(this::close, "livegate-shutdown");
+  private final StateDirectoryLock lock;
   private VoteServer server;
 
   public LocalWiring(Path stateDirectory) {
     this.state = StateDirectory.at(stateDirectory);
-    this.metadb = LocalMetadb.start(state.metadb());
+    this.lock = StateDirectoryLock.take(state.root());
+    try {
+      this.metadb = LocalMetadb.start(state.metadb());
+    } catch (RuntimeException e) {
+      lock.close();
+      throw e;
+    }
     this.deployments = metadb.metadb().deployments();
     this.executions = metadb.metadb().executions();
     this.votes = metadb.metadb().votes();
@@ -86,6 +93,7 @@ public final class LocalWiring implements AutoCloseable {
               state.plans(),
               clock,
               currentDeployment::get);
+      lock.statusPage(server.baseUrl() + "/status");
     }
     return server;
   }
@@ -184,9 +192,13 @@ public final class LocalWiring implements AutoCloseable {
     if (Thread.currentThread() != shutdownHook) {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     }
-    if (server != null) {
-      server.close();
+    try {
+      if (server != null) {
+        server.close();
+      }
+      metadb.close();
+    } finally {
+      lock.close();
     }
-    metadb.close();
   }
 }
