@@ -125,11 +125,19 @@ final class LocalRun {
     }
     if (wiring.deployments.find(deployment.id()).orElseThrow().status()
         == DeploymentStatus.QUEUED) {
-      throw new LivegateException(
-          "deployment "
-              + deployment.id()
-              + " is queued behind an unfinished one;"
-              + " run livegate resume to finish that first");
+      String holder =
+          wiring
+              .deployments
+              .lockHolder(root.toString())
+              .map(
+                  held ->
+                      "deployment "
+                          + held.id()
+                          + ", "
+                          + held.status().id()
+                          + nextStep(held.status()))
+              .orElse("an unfinished one; run livegate resume to finish it first");
+      throw new LivegateException("deployment " + deployment.id() + " is queued behind " + holder);
     }
     progress.progress(
         "deployment "

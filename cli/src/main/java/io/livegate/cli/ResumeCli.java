@@ -1,11 +1,14 @@
 package io.livegate.cli;
 
 import io.livegate.cli.local.LocalWiring;
-import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
-import java.util.List;
+import java.io.PrintWriter;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,26 +34,20 @@ final class ResumeCli implements Callable<Integer> {
   public Integer call() {
     LocalRun.requireTool(run.kind(), livegate.environment());
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
-      List<Deployment> unfinished =
-          wiring.deployments.all().stream()
-              .filter(
-                  d ->
-                      d.status() == DeploymentStatus.RUNNING
-                          || d.status() == DeploymentStatus.ROLLING_BACK)
-              .toList();
-      if (unfinished.isEmpty()) {
-        throw new LivegateException(
-            "nothing to resume: no deployment in " + local.stateDirectory() + " is running");
-      }
+      PrintWriter out = spec.commandLine().getOut();
+      Set<Long> resumed = new HashSet<>();
       int exit = 0;
-      for (Deployment deployment : unfinished) {
-        spec.commandLine()
-            .getOut()
-            .println(
-                "resuming deployment "
-                    + deployment.id()
-                    + " of "
-                    + deployment.pullRequest().repository());
+      // Finishing one deployment starts the next queued one, so the list is read again each time.
+      for (Optional<Deployment> next = nextUnfinished(wiring, resumed);
+          next.isPresent();
+          next = nextUnfinished(wiring, resumed)) {
+        Deployment deployment = next.get();
+        resumed.add(deployment.id());
+        out.println(
+            "resuming deployment "
+                + deployment.id()
+                + " of "
+                + deployment.pullRequest().repository());
         exit =
             Math.max(
                 exit,
@@ -61,10 +58,39 @@ final class ResumeCli implements Callable<Integer> {
                     local.failurePolicy,
                     local.settings(run.autoApprove),
                     local.port,
-                    spec.commandLine().getOut(),
+                    out,
                     Map.of("TF_IN_AUTOMATION", "1")));
+      }
+      if (resumed.isEmpty()) {
+        out.println(
+            "nothing to resume: no deployment in "
+                + local.stateDirectory()
+                + " is running"
+                + heldAfterAFailedRollback(wiring));
       }
       return exit;
     }
+  }
+
+  /** The oldest running deployment this resume has not run yet. */
+  private static Optional<Deployment> nextUnfinished(LocalWiring wiring, Set<Long> resumed) {
+    return wiring.deployments.all().stream()
+        .filter(
+            d ->
+                d.status() == DeploymentStatus.RUNNING
+                    || d.status() == DeploymentStatus.ROLLING_BACK)
+        .filter(d -> !resumed.contains(d.id()))
+        .min(Comparator.comparingLong(Deployment::id));
+  }
+
+  /** What holds the lock when a failed rollback does: the operator's turn, not resume's. */
+  private static String heldAfterAFailedRollback(LocalWiring wiring) {
+    return wiring.deployments.all().stream()
+        .filter(d -> d.status() == DeploymentStatus.ROLLBACK_FAILED)
+        .findFirst()
+        .map(
+            d ->
+                "; deployment " + d.id() + " is " + d.status().id() + LocalRun.nextStep(d.status()))
+        .orElse("");
   }
 }
