@@ -1,24 +1,44 @@
 package io.livegate.process;
 
+import io.livegate.core.LivegateException;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * Runs commands as local processes from their argv, never through a shell. stdout and stderr are
- * read apart, so that stdout stays parseable, and are also merged as they arrive into the output
- * people read; each line can also be streamed to a sink as it arrives.
+ * kept apart, so that stdout stays parseable, and are also merged, whole lines as they arrive, into
+ * the output people read; each line can also be streamed to a sink as it arrives.
+ *
+ * <p>A process must be able to outlive livegate: an apply that livegate's death interrupted would
+ * leave the resource changed and the state unsaved. So its output goes to files, not to pipes that
+ * would break (and kill it at its next write) when the JVM dies, and it runs in a session of its
+ * own ({@code setsid}, where the system has it), so that the terminal's Ctrl-C reaches livegate,
+ * which then decides when to interrupt it ({@link #interruptAll}). Its PID goes to the command's
+ * PID file while it runs.
  */
 public final class ProcessCommandRunner implements CommandRunner {
+  private static final long POLL_MILLIS = 20;
+  private static final Path SETSID = Path.of("/usr/bin/setsid");
+
   private final Consumer<String> lineSink;
+  private final Set<Process> running = ConcurrentHashMap.newKeySet();
 
   public ProcessCommandRunner() {
     this(line -> {});
@@ -33,10 +53,63 @@ public final class ProcessCommandRunner implements CommandRunner {
 
   @Override
   public CommandResult run(Command command) {
+    String program = command.argv().get(0);
+    if (!startable(program)) {
+      return new CommandResult(
+          -1, "cannot start " + program + ": No such file or directory", false);
+    }
+    Path outputs;
+    try {
+      outputs = Files.createTempDirectory("livegate-run");
+    } catch (IOException e) {
+      throw new LivegateException("cannot create a directory for a command's output: " + e, e);
+    }
+    try {
+      return run(command, outputs.resolve("stdout"), outputs.resolve("stderr"));
+    } finally {
+      delete(outputs);
+    }
+  }
+
+  /**
+   * Asks every process this runner is running to stop the way terraform expects: one SIGINT, after
+   * which it finishes the resource it is changing, saves the state and exits.
+   */
+  public void interruptAll() {
+    for (Process process : running) {
+      try {
+        new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start()
+            .waitFor(10, TimeUnit.SECONDS);
+      } catch (IOException e) {
+        throw new LivegateException("cannot interrupt process " + process.pid() + ": " + e, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** Whether any process of this runner is still running. */
+  public boolean busy() {
+    return running.stream().anyMatch(Process::isAlive);
+  }
+
+  private CommandResult run(Command command, Path stdoutFile, Path stderrFile) {
+    List<String> argv = new ArrayList<>();
+    if (Files.isExecutable(SETSID)) {
+      argv.add(SETSID.toString());
+      argv.add("--wait");
+    }
+    argv.addAll(command.argv());
     ProcessBuilder builder =
-        new ProcessBuilder(command.argv())
+        new ProcessBuilder(argv)
             .directory(command.workingDirectory().toFile())
-            .redirectInput(ProcessBuilder.Redirect.PIPE);
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectOutput(stdoutFile.toFile())
+            .redirectError(stderrFile.toFile());
     builder.environment().putAll(command.environment());
     Process process;
     try {
@@ -45,76 +118,123 @@ public final class ProcessCommandRunner implements CommandRunner {
       return new CommandResult(
           -1, "cannot start " + command.argv().get(0) + ": " + e.getMessage(), false);
     }
+    running.add(process);
     try {
-      process.getOutputStream().close();
-    } catch (IOException ignored) {
-      // the process may already have exited; its stdin is not used either way
-    }
-    ByteArrayOutputStream output = new ByteArrayOutputStream();
-    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    Thread stdoutReader = reader(process.getInputStream(), output, stdout);
-    Thread stderrReader = reader(process.getErrorStream(), output, OutputStream.nullOutputStream());
-    try {
-      boolean finished = process.waitFor(command.timeout().toMillis(), TimeUnit.MILLISECONDS);
-      if (!finished) {
+      command.pidFile().ifPresent(file -> writePid(file, process.pid()));
+      Tail stdout = new Tail(stdoutFile);
+      Tail stderr = new Tail(stderrFile);
+      ByteArrayOutputStream merged = new ByteArrayOutputStream();
+      long deadline = System.nanoTime() + command.timeout().toNanos();
+      boolean finished = false;
+      try {
+        while (!(finished = process.waitFor(POLL_MILLIS, TimeUnit.MILLISECONDS))
+            && System.nanoTime() < deadline) {
+          stdout.newLines(merged);
+          stderr.newLines(merged);
+        }
+        if (!finished) {
+          process.descendants().forEach(ProcessHandle::destroyForcibly);
+          process.destroyForcibly();
+          process.waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+        Thread.currentThread().interrupt();
+        return new CommandResult(-1, "interrupted", false);
       }
-      stdoutReader.join(TimeUnit.SECONDS.toMillis(10));
-      stderrReader.join(TimeUnit.SECONDS.toMillis(10));
-      String text;
-      synchronized (output) {
-        text = output.toString(StandardCharsets.UTF_8);
-      }
+      stdout.newLines(merged);
+      stderr.newLines(merged);
+      stdout.rest(merged);
+      stderr.rest(merged);
       return new CommandResult(
           finished ? process.exitValue() : -1,
-          text,
-          stdout.toString(StandardCharsets.UTF_8),
+          merged.toString(StandardCharsets.UTF_8),
+          read(stdoutFile),
           !finished);
-    } catch (InterruptedException e) {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-      return new CommandResult(-1, "interrupted", false);
+    } finally {
+      running.remove(process);
+      command.pidFile().ifPresent(ProcessCommandRunner::delete);
     }
   }
 
-  private Thread reader(InputStream stream, ByteArrayOutputStream output, OutputStream alone) {
-    Thread reader = new Thread(() -> copy(stream, output, alone), "livegate-output");
-    reader.setDaemon(true);
-    reader.start();
-    return reader;
-  }
+  /** Reads one output file as it grows, and passes on each whole line once. */
+  private final class Tail {
+    private final Path file;
+    private long offset;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
-  /**
-   * Copies one stream into {@code alone} and, whole lines at a time so that the two streams do not
-   * cut into each other's lines, into the shared {@code output}.
-   */
-  private void copy(InputStream stream, ByteArrayOutputStream output, OutputStream alone) {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    byte[] buffer = new byte[8192];
-    try (stream) {
-      int read;
-      while ((read = stream.read(buffer)) >= 0) {
-        alone.write(buffer, 0, read);
-        for (int i = 0; i < read; i++) {
-          line.write(buffer[i]);
-          if (buffer[i] == '\n') {
-            synchronized (output) {
-              line.writeTo(output);
+    Tail(Path file) {
+      this.file = file;
+    }
+
+    void newLines(ByteArrayOutputStream merged) {
+      try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+        in.seek(offset);
+        byte[] buffer = new byte[8192];
+        int read;
+        while ((read = in.read(buffer)) > 0) {
+          offset += read;
+          for (int i = 0; i < read; i++) {
+            line.write(buffer[i]);
+            if (buffer[i] == '\n') {
+              merged.writeBytes(line.toByteArray());
+              String text = line.toString(StandardCharsets.UTF_8);
+              lineSink.accept(text.substring(0, text.length() - 1));
+              line.reset();
             }
-            String text = line.toString(StandardCharsets.UTF_8);
-            lineSink.accept(text.substring(0, text.length() - 1));
-            line.reset();
           }
         }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
+    }
+
+    /** The last line, which the process ended without a newline. */
+    void rest(ByteArrayOutputStream merged) {
       if (line.size() > 0) {
-        synchronized (output) {
-          line.writeTo(output);
-        }
+        merged.writeBytes(line.toByteArray());
         lineSink.accept(line.toString(StandardCharsets.UTF_8));
+        line.reset();
+      }
+    }
+  }
+
+  /** Whether {@code program} names an executable, as a path or on PATH. */
+  private static boolean startable(String program) {
+    if (program.contains("/")) {
+      return Files.isExecutable(Path.of(program));
+    }
+    String path = System.getenv().getOrDefault("PATH", "");
+    for (String dir : path.split(File.pathSeparator)) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void writePid(Path file, long pid) {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, pid + "\n");
+    } catch (IOException e) {
+      throw new LivegateException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void delete(Path path) {
+    try (Stream<Path> files = Files.exists(path) ? Files.walk(path) : Stream.empty()) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(file);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -144,6 +144,101 @@ class ProcessCommandRunnerTest {
     assertThat(result.output()).contains("No such file or directory");
   }
 
+  @Test
+  void aCommandOutlivesTheJvmThatStartedItAndStillWritesItsOutput() throws Exception {
+    // As terraform does after an apply: it prints after the resource change, then saves state.
+    Path pidFile = dir.resolve("apply.pid");
+    Path saved = dir.resolve("state-saved");
+    Process livegate =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Starter.class.getName(),
+                dir.toString(),
+                pidFile.toString(),
+                "/bin/sh",
+                "-c",
+                "sleep 1; echo applied; echo saved > state-saved")
+            .start();
+    try {
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (!Files.exists(pidFile) && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(pidFile).as("the runner wrote the PID file").exists();
+      long pid = Long.parseLong(Files.readString(pidFile).strip());
+
+      livegate.destroyForcibly().waitFor();
+
+      assertThat(waitUntilGone(pid)).as("the orphaned command ends").isTrue();
+      assertThat(saved).as("the command finished after livegate died").hasContent("saved");
+    } finally {
+      livegate.destroyForcibly();
+    }
+  }
+
+  @Test
+  void thePidFileNamesTheRunningProcessAndGoesWhenItEnds() throws Exception {
+    Path pidFile = dir.resolve("run.pid");
+    Thread probe =
+        new Thread(
+            () ->
+                runner.run(
+                    new Command(
+                        List.of("/bin/sleep", "1"),
+                        dir,
+                        Map.of(),
+                        TIMEOUT,
+                        java.util.Optional.of(pidFile))));
+    probe.start();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!Files.exists(pidFile) && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    long pid = Long.parseLong(Files.readString(pidFile).strip());
+    assertThat(ProcessHandle.of(pid).flatMap(p -> p.info().command()))
+        .hasValueSatisfying(command -> assertThat(command).endsWith("sleep"));
+    probe.join();
+    assertThat(pidFile).doesNotExist();
+  }
+
+  @Test
+  void interruptingAllSendsEachRunningCommandOneSigint() throws Exception {
+    CommandResult[] result = new CommandResult[1];
+    Thread running =
+        new Thread(
+            () ->
+                result[0] =
+                    run("/bin/sh", "-c", "trap 'echo interrupted; exit 3' INT; sleep 30 & wait"));
+    running.start();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!runner.busy() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(200);
+
+    runner.interruptAll();
+    running.join(Duration.ofSeconds(20).toMillis());
+
+    assertThat(result[0].exitCode()).isEqualTo(3);
+    assertThat(result[0].output()).contains("interrupted");
+  }
+
+  /** livegate's part in the orphan test: runs one command with a PID file, then waits. */
+  public static final class Starter {
+    public static void main(String[] args) {
+      new ProcessCommandRunner()
+          .run(
+              new Command(
+                  List.of(args).subList(2, args.length),
+                  Path.of(args[0]),
+                  Map.of(),
+                  TIMEOUT,
+                  java.util.Optional.of(Path.of(args[1]))));
+    }
+  }
+
   /** Whether process {@code pid} ends (or is left a zombie, which no longer runs) within 10 s. */
   private static boolean waitUntilGone(long pid) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
