@@ -15,11 +15,15 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Plans and applies one execution with terraform or terragrunt as processes: the local runtime's
@@ -31,8 +35,21 @@ public final class TerraRun {
   private static final Duration TIMEOUT = Duration.ofHours(2);
   private static final int TAIL_LINES = 30;
 
-  /** A saved plan. */
-  public record Plan(Path file, String sha256, PlanSummary summary, String text) {}
+  /**
+   * A saved plan.
+   *
+   * @param changes each changed resource with its actions ({@link PlanJson#changes})
+   */
+  public record Plan(
+      Path file, String sha256, PlanSummary summary, String text, List<String> changes) {}
+
+  /**
+   * How an apply that livegate's death interrupted was finished.
+   *
+   * @param newResources the state's resources of the execution's new providers afterwards
+   * @param detail what happened, for the flow's history and the log
+   */
+  public record Resumed(List<String> newResources, String detail) {}
 
   /** How a step ended: {@code error} is null on success. */
   public record Step<T>(T value, String error) {
@@ -97,7 +114,13 @@ public final class TerraRun {
       return Step.failed(failure("show", json.exitCode() != 0 ? json : text));
     }
     return new Step<>(
-        new Plan(planFile, sha256(planFile), PlanJson.summary(json.stdout()), text.stdout()), null);
+        new Plan(
+            planFile,
+            sha256(planFile),
+            PlanJson.summary(json.stdout()),
+            text.stdout(),
+            PlanJson.changes(json.stdout())),
+        null);
   }
 
   /**
@@ -116,13 +139,140 @@ public final class TerraRun {
               + execution.planSha256()
               + "); nothing was applied");
     }
+    String error = applyPlanFile(execution, planFile);
+    return error == null
+        ? new Step<>(newResources(execution, newProviders), null)
+        : Step.failed(error);
+  }
+
+  /**
+   * Waits for an apply of {@code execution} that outlived the livegate run that started it: its PID
+   * file is still there and names a live process.
+   *
+   * @return whether there was one to wait for
+   */
+  public boolean awaitOrphanedApply(Execution execution, Consumer<String> log) {
+    Path pidFile = applyPidFile(execution);
+    Optional<ProcessHandle> orphan;
+    try {
+      orphan =
+          Files.exists(pidFile)
+              ? ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+              : Optional.empty();
+    } catch (IOException | NumberFormatException e) {
+      orphan = Optional.empty();
+    }
+    Optional<ProcessHandle> alive = orphan.filter(ProcessHandle::isAlive);
+    alive.ifPresent(
+        process -> {
+          log.accept(
+              "waiting for the apply that outlived the interrupted run (pid "
+                  + process.pid()
+                  + ")");
+          try {
+            process.onExit().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LivegateException("interrupted while waiting for pid " + process.pid(), e);
+          } catch (ExecutionException | TimeoutException e) {
+            throw new LivegateException(
+                "the apply that outlived the interrupted run (pid "
+                    + process.pid()
+                    + ") did not end within "
+                    + TIMEOUT,
+                e);
+          }
+        });
+    try {
+      Files.deleteIfExists(pidFile);
+    } catch (IOException e) {
+      throw new LivegateException("cannot remove " + pidFile + ": " + e.getMessage(), e);
+    }
+    return alive.isPresent();
+  }
+
+  /**
+   * Finishes an apply that livegate's death interrupted: the unit is planned again at the same
+   * commit with the same role. No changes left: the interrupted apply had finished. Changes left
+   * that the voters approved (the same addresses with the same actions, nothing new): they are
+   * applied without a new vote. Anything else fails, and nothing more is applied.
+   */
+  public Step<Resumed> finishInterruptedApply(Execution execution, Set<String> newProviders) {
+    Path approvedFile = planFile(execution);
+    if (!Files.isRegularFile(approvedFile)
+        || !sha256(approvedFile).equals(execution.planSha256())) {
+      return Step.failed(
+          "the approved plan " + approvedFile + " is missing or changed; nothing was applied");
+    }
+    CommandResult approvedJson =
+        run(
+            kind.showCommand(
+                execution.unit(),
+                execution.spec().planRole(),
+                List.of("-json", approvedFile.toString())));
+    if (approvedJson.exitCode() != 0) {
+      return Step.failed(failure("show", approvedJson));
+    }
+    List<String> approved = PlanJson.changes(approvedJson.stdout());
+    Step<Plan> replanned =
+        plan(
+            execution.unit(),
+            execution.name() + "-resumed",
+            execution.spec().planCommands(),
+            execution.spec().planRole());
+    if (replanned.error() != null) {
+      return Step.failed(replanned.error());
+    }
+    Plan left = replanned.value();
+    if (left.changes().isEmpty()) {
+      return new Step<>(
+          new Resumed(
+              newResources(execution, newProviders),
+              "the interrupted apply had finished; not applied again"),
+          null);
+    }
+    List<String> unapproved =
+        left.changes().stream().filter(change -> !approved.contains(change)).toList();
+    if (!unapproved.isEmpty()) {
+      return Step.failed(
+          "the interrupted apply left changes the voters did not approve ("
+              + String.join("; ", unapproved)
+              + "); nothing more was applied");
+    }
+    if (!sha256(left.file()).equals(left.sha256())) {
+      return Step.failed("the plan of what was left changed on disk; nothing was applied");
+    }
+    String error = applyPlanFile(execution, left.file());
+    if (error != null) {
+      return Step.failed(error);
+    }
+    return new Step<>(
+        new Resumed(
+            newResources(execution, newProviders),
+            "completed an interrupted apply (" + String.join("; ", left.changes()) + ")"),
+        null);
+  }
+
+  /** Where an apply's PID is kept while it runs. */
+  public Path applyPidFile(Execution execution) {
+    return plans.resolve(execution.name() + ".apply.pid");
+  }
+
+  private String applyPlanFile(Execution execution, Path planFile) {
     for (List<String> command : execution.spec().applyCommands()) {
-      CommandResult result = run(withPlanFile(command, planFile));
+      CommandResult result =
+          runner.run(
+              new Command(
+                  withPlanFile(command, planFile),
+                  repositoryRoot,
+                  environment,
+                  TIMEOUT,
+                  Optional.of(applyPidFile(execution))));
       if (result.exitCode() != 0) {
-        return Step.failed(failure("apply", result));
+        return failure("apply", result);
       }
     }
-    return new Step<>(newResources(execution, newProviders), null);
+    return null;
   }
 
   /**
@@ -141,41 +291,6 @@ public final class TerraRun {
           "cannot read the state of " + execution.unit() + ": " + state.tail(TAIL_LINES));
     }
     return PlanJson.resourcesOf(state.stdout(), providers);
-  }
-
-  /**
-   * Whether the unit is where the execution's apply would leave it: how a resumed run learns
-   * whether an interrupted apply finished. For a normal execution the state matches the config (a
-   * plan with {@code -detailed-exitcode}); for a rollback, none of its targets is left in the
-   * state, which a plan of the config would count as changes.
-   */
-  public Step<Boolean> upToDate(Execution execution) {
-    if (execution.rollback()) {
-      CommandResult state = run(show(execution, "-json"));
-      if (state.exitCode() != 0) {
-        return Step.failed(failure("show", state));
-      }
-      return new Step<>(
-          Collections.disjoint(
-              PlanJson.addresses(state.stdout()), execution.spec().destroyTargets()),
-          null);
-    }
-    CommandResult result = null;
-    for (List<String> command :
-        kind.planScanCommands(execution.unit(), execution.spec().planRole())) {
-      result = run(command);
-      if (result.exitCode() != 0) {
-        break;
-      }
-    }
-    if (result.exitCode() == 0 || result.exitCode() == 2) {
-      return new Step<>(result.exitCode() == 0, null);
-    }
-    return Step.failed(failure("plan", result));
-  }
-
-  private List<String> show(Execution execution, String... arguments) {
-    return kind.showCommand(execution.unit(), execution.spec().planRole(), List.of(arguments));
   }
 
   private CommandResult run(List<String> argv) {

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Plan and apply of one unit with real terraform, and how a resumed run tells that an interrupted
- * apply had finished: the saved plan is refused once applied, and the unit is up to date.
+ * Plan and apply of one unit with real terraform, and how a resumed run finishes an apply that
+ * livegate's death interrupted: not again when it had finished, only what was approved when
+ * something is left.
  */
 @Tag("terraform")
 class TerraRunTest {
@@ -43,18 +44,54 @@ class TerraRunTest {
   }
 
   @Test
-  void theApprovedPlanIsAppliedOnceAndThenTheUnitIsUpToDate() {
+  void anInterruptedApplyThatHadFinishedIsNotAppliedAgain() {
     Execution planned = planned(execution("d1-app", List.of()));
     assertThat(planned.planSummary().newProviders()).containsExactly(BUILTIN);
-    assertThat(terraRun.upToDate(planned).value()).isFalse();
-
     TerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
     assertThat(applied.error()).isNull();
     assertThat(applied.value()).containsExactly("terraform_data.app");
+    String id = TerraformState.ids(dir.resolve("live").resolve(UNIT)).get("terraform_data.app");
 
-    TerraRun.Step<List<String>> again = terraRun.apply(planned, Set.of(BUILTIN));
-    assertThat(again.error()).contains("apply exited with 1").contains("Saved plan is stale");
-    assertThat(terraRun.upToDate(planned).value()).isTrue();
+    TerraRun.Step<TerraRun.Resumed> resumed =
+        terraRun.finishInterruptedApply(planned, Set.of(BUILTIN));
+
+    assertThat(resumed.error()).isNull();
+    assertThat(resumed.value().detail())
+        .isEqualTo("the interrupted apply had finished; not applied again");
+    assertThat(resumed.value().newResources()).containsExactly("terraform_data.app");
+    assertThat(TerraformState.ids(dir.resolve("live").resolve(UNIT)))
+        .containsEntry("terraform_data.app", id);
+  }
+
+  @Test
+  void anInterruptedApplyWithApprovedChangesLeftFinishesThemWithoutANewVote() {
+    Execution planned = planned(execution("d1-app", List.of()));
+
+    TerraRun.Step<TerraRun.Resumed> resumed =
+        terraRun.finishInterruptedApply(planned, Set.of(BUILTIN));
+
+    assertThat(resumed.error()).isNull();
+    assertThat(resumed.value().detail())
+        .isEqualTo("completed an interrupted apply (terraform_data.app: create)");
+    assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT)))
+        .containsOnlyKeys("terraform_data.app");
+  }
+
+  @Test
+  void changesTheVotersDidNotApproveAreNeverAppliedWhenAnApplyIsFinished() throws Exception {
+    Execution planned = planned(execution("d1-app", List.of()));
+    Files.writeString(
+        dir.resolve("live").resolve(UNIT).resolve("extra.tf"),
+        "resource \"terraform_data\" \"extra\" {}\n");
+
+    TerraRun.Step<TerraRun.Resumed> resumed =
+        terraRun.finishInterruptedApply(planned, Set.of(BUILTIN));
+
+    assertThat(resumed.error())
+        .isEqualTo(
+            "the interrupted apply left changes the voters did not approve"
+                + " (terraform_data.extra: create); nothing more was applied");
+    assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT))).isEmpty();
   }
 
   @Test
@@ -72,18 +109,19 @@ class TerraRunTest {
   }
 
   @Test
-  void aRollbackWhoseDestroyFinishedIsUpToDateThoughTheConfigStillHasItsTarget() {
+  void anInterruptedRollbackWhoseDestroyFinishedIsNotAppliedAgain() {
     Execution deployed = planned(execution("d1-app", List.of()));
     assertThat(terraRun.apply(deployed, Set.of(BUILTIN)).error()).isNull();
     Execution rollback = planned(execution("d1-app-rollback", List.of("terraform_data.app")));
     assertThat(rollback.planSummary().destroy()).isEqualTo(1);
-    assertThat(terraRun.upToDate(rollback).value()).isFalse();
-
     assertThat(terraRun.apply(rollback, Set.of()).error()).isNull();
 
+    TerraRun.Step<TerraRun.Resumed> resumed = terraRun.finishInterruptedApply(rollback, Set.of());
+
+    assertThat(resumed.error()).isNull();
+    assertThat(resumed.value().detail())
+        .isEqualTo("the interrupted apply had finished; not applied again");
     assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT))).isEmpty();
-    assertThat(terraRun.apply(rollback, Set.of()).error()).contains("Saved plan is stale");
-    assertThat(terraRun.upToDate(rollback).value()).isTrue();
   }
 
   @Test

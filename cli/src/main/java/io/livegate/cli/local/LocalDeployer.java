@@ -40,10 +40,11 @@ import java.util.function.Consumer;
  * lock on.
  *
  * <p>Every step is recorded as the execution's flow state before it starts, so a run killed at any
- * moment resumes where it was. An apply interrupted mid-way is never applied twice: applying the
- * saved plan again is refused by terraform once the state has moved on, and then {@link
- * TerraRun#upToDate} tells whether the interrupted apply finished. A flow resumed while it waits
- * for votes mails new links, because the old ones point at the server of the run that died.
+ * moment resumes where it was. An apply interrupted mid-way is never applied twice: terraform
+ * outlives the run that started it, the resumed run waits for it, plans again, and applies only
+ * what the voters approved and is left ({@link TerraRun#finishInterruptedApply}). A flow resumed
+ * while it waits for votes mails new links, because the old ones point at the server of the run
+ * that died.
  */
 public final class LocalDeployer {
   private static final Duration DECISION_POLL = Duration.ofMillis(200);
@@ -314,33 +315,43 @@ public final class LocalDeployer {
   private FlowState apply(Execution execution, boolean interruptedHere) {
     Execution approved = executions.find(execution.id()).orElseThrow();
     Set<String> newProviders = Set.copyOf(approved.planSummary().newProviders());
+    if (interruptedHere) {
+      return finishInterruptedApply(approved, newProviders);
+    }
     TerraRun.Step<List<String>> applied = terraRun.apply(approved, newProviders);
     if (applied.error() == null) {
-      executions.recordNewResources(execution.id(), applied.value());
-      enter(
-          execution,
-          FlowState.SUCCEEDED,
-          "applied"
-              + (applied.value().isEmpty()
-                  ? ""
-                  : "; new resources " + String.join(", ", applied.value())));
-      log(execution, "applied");
-      return FlowState.SUCCEEDED;
+      return succeeded(execution, applied.value(), "applied");
     }
     // Whatever the apply created before it stopped is in the state: recording it lets the rollback
-    // destroy it, and lets a resumed run that finds the interrupted apply finished succeed.
+    // destroy it.
     executions.recordNewResources(execution.id(), terraRun.newResources(approved, newProviders));
-    if (!interruptedHere) {
-      return fail(execution, applied.error());
+    return fail(execution, applied.error());
+  }
+
+  /**
+   * The apply that a killed run started may still be running (it outlives livegate): wait for it,
+   * then plan again and finish what the voters approved, or fail when something else is left.
+   */
+  private FlowState finishInterruptedApply(Execution approved, Set<String> newProviders) {
+    terraRun.awaitOrphanedApply(approved, message -> log(approved, message));
+    TerraRun.Step<TerraRun.Resumed> resumed =
+        terraRun.finishInterruptedApply(approved, newProviders);
+    if (resumed.error() != null) {
+      executions.recordNewResources(approved.id(), terraRun.newResources(approved, newProviders));
+      return fail(approved, resumed.error());
     }
-    if (Boolean.TRUE.equals(terraRun.upToDate(approved).value())) {
-      enter(
-          execution, FlowState.SUCCEEDED, "the interrupted apply had finished; not applied again");
-      return FlowState.SUCCEEDED;
-    }
-    return fail(
+    return succeeded(approved, resumed.value().newResources(), resumed.value().detail());
+  }
+
+  private FlowState succeeded(Execution execution, List<String> newResources, String detail) {
+    executions.recordNewResources(execution.id(), newResources);
+    enter(
         execution,
-        "the apply was interrupted and the unit is not at its planned state: " + applied.error());
+        FlowState.SUCCEEDED,
+        detail
+            + (newResources.isEmpty() ? "" : "; new resources " + String.join(", ", newResources)));
+    log(execution, detail);
+    return FlowState.SUCCEEDED;
   }
 
   private FlowState fail(Execution execution, String error) {

@@ -56,6 +56,27 @@ public final class PlanJson {
   }
 
   /**
+   * The plan's resource changes, one per changed managed resource: its full address and its
+   * actions, such as {@code terraform_data.app: update} or {@code aws_instance.web: delete,create}
+   * for a replace. Sorted, so two plans compare as lists.
+   */
+  public static List<String> changes(String planJson) {
+    List<String> changes = new ArrayList<>();
+    for (JsonNode resource : parse(planJson, "plan").path("resource_changes")) {
+      if (!"managed".equals(resource.path("mode").asText())) {
+        continue;
+      }
+      List<String> actions = new ArrayList<>();
+      resource.path("change").path("actions").forEach(action -> actions.add(action.asText()));
+      if (!actions.equals(List.of("no-op")) && !actions.equals(List.of("read"))) {
+        changes.add(resource.path("address").asText() + ": " + String.join(",", actions));
+      }
+    }
+    changes.sort(null);
+    return changes;
+  }
+
+  /**
    * The full addresses (module path included) of the state's managed resources of {@code
    * providers}.
    */

@@ -32,6 +32,16 @@ class PlanJsonTest {
   }
 
   @Test
+  void aPlansChangesAreEachChangedResourceWithItsActionsAndNoOpsAreLeftOut() throws IOException {
+    assertThat(PlanJson.changes(golden("plan-changes.json")))
+        .containsExactly(
+            "terraform_data.fresh: create",
+            "terraform_data.gone: delete",
+            "terraform_data.grow: update",
+            "terraform_data.swap: delete,create");
+  }
+
+  @Test
   void theStatesResourcesOfAProviderAreListedByFullAddressWithoutDataSources() throws IOException {
     assertThat(PlanJson.resourcesOf(golden("state.json"), Set.of(BUILTIN)))
         .containsExactly(
