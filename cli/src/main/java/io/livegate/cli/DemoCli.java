@@ -75,6 +75,7 @@ final class DemoCli implements Callable<Integer> {
           local.failurePolicy,
           local.settings(!interactive),
           local.port,
+          local.gracePeriod,
           out,
           Map.of("TF_IN_AUTOMATION", "1"));
     } catch (LivegateException e) {

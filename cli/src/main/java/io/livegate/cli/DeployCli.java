@@ -85,6 +85,7 @@ final class DeployCli implements Callable<Integer> {
           local.failurePolicy,
           local.settings(run.autoApprove),
           local.port,
+          local.gracePeriod,
           out,
           Map.of("TF_IN_AUTOMATION", "1"));
     }

@@ -1,8 +1,11 @@
 package io.livegate.cli;
 
 import io.livegate.core.LivegateException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.util.Map;
+import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -64,12 +67,20 @@ public final class Livegate {
     return commandLine.execute(args);
   }
 
-  /** The version from the jar manifest, or "development" when run from classes. */
+  /** The project version and the commit the CLI was built from (version.properties). */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
-      String version = Livegate.class.getPackage().getImplementationVersion();
-      return new String[] {"livegate " + (version == null ? "development" : version)};
+    public String[] getVersion() throws IOException {
+      Properties build = new Properties();
+      try (InputStream in = Livegate.class.getResourceAsStream("version.properties")) {
+        if (in == null) {
+          throw new IOException("version.properties is missing from the build");
+        }
+        build.load(in);
+      }
+      return new String[] {
+        "livegate " + build.getProperty("version") + " (commit " + build.getProperty("commit") + ")"
+      };
     }
   }
 }

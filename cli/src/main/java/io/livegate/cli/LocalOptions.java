@@ -61,6 +61,15 @@ final class LocalOptions {
           "How long a vote may take before the unit counts as rejected, ISO-8601 (default: ${DEFAULT-VALUE}).")
   Duration voteTimeout;
 
+  @Option(
+      names = "--grace-period",
+      paramLabel = "DURATION",
+      defaultValue = "PT60S",
+      description =
+          "After Ctrl-C or SIGTERM, how long running terraform processes may finish before they are"
+              + " interrupted, ISO-8601 (default: ${DEFAULT-VALUE}). A second Ctrl-C interrupts them at once.")
+  Duration gracePeriod;
+
   Path stateDirectory() {
     return stateDir != null ? stateDir : Path.of(System.getProperty("user.home"), ".livegate");
   }

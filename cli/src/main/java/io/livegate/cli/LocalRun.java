@@ -23,6 +23,7 @@ import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -178,9 +179,16 @@ final class LocalRun {
       FailurePolicy policy,
       LocalDeployer.Settings settings,
       int port,
+      Duration gracePeriod,
       PrintWriter out,
       Map<String, String> runnerEnvironment) {
     wiring.show(deployment.id());
+    wiring.drainOnSignals(
+        gracePeriod,
+        line -> {
+          out.println("livegate: " + line);
+          out.flush();
+        });
     LocalDeployer deployer =
         wiring.deployer(
             Path.of(deployment.pullRequest().repository()),

@@ -58,6 +58,7 @@ final class ResumeCli implements Callable<Integer> {
                     local.failurePolicy,
                     local.settings(run.autoApprove),
                     local.port,
+                    local.gracePeriod,
                     out,
                     Map.of("TF_IN_AUTOMATION", "1")));
       }

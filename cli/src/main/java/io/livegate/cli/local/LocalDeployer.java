@@ -71,6 +71,7 @@ public final class LocalDeployer {
   private final Outbox outbox;
   private final VoteServer server;
   private final Settings settings;
+  private final Drain drain;
   private final Consumer<String> log;
   private final Clock clock;
 
@@ -83,6 +84,7 @@ public final class LocalDeployer {
       Outbox outbox,
       VoteServer server,
       Settings settings,
+      Drain drain,
       Consumer<String> log,
       Clock clock) {
     this.deployments = deployments;
@@ -93,6 +95,7 @@ public final class LocalDeployer {
     this.outbox = outbox;
     this.server = server;
     this.settings = settings;
+    this.drain = drain;
     this.log = log;
     this.clock = clock;
   }
@@ -125,6 +128,11 @@ public final class LocalDeployer {
           if (deployment.status().isFinished()
               || deployment.status() == DeploymentStatus.ROLLBACK_FAILED) {
             return deployment.status();
+          }
+          if (drain.draining()) {
+            throw new LivegateException(
+                "stopped; what finished is recorded. Run livegate resume to finish deployment "
+                    + deploymentId);
           }
           throw new LivegateException(
               "deployment "
@@ -165,6 +173,9 @@ public final class LocalDeployer {
       long deploymentId,
       CompletionService<Finished> completions,
       Set<Long> inFlight) {
+    if (drain.draining()) {
+      return;
+    }
     for (Execution started : advanced.started()) {
       if (started.deploymentId() == deploymentId && inFlight.add(started.id())) {
         log(started, "released");
@@ -197,17 +208,21 @@ public final class LocalDeployer {
             default -> ExecutionStatus.FAILED;
           });
     } catch (RuntimeException e) {
-      fail(execution, "livegate error: " + e.getMessage());
-      return new Finished(execution, ExecutionStatus.FAILED);
+      return fail(execution, "livegate error: " + e.getMessage()) == null
+          ? new Finished(execution, null)
+          : new Finished(execution, ExecutionStatus.FAILED);
     }
   }
 
-  /** Runs one state and says which comes next; empty when the execution is no longer running. */
+  /**
+   * Runs one state and says which comes next; empty when the execution is no longer running, or
+   * when a signal stops the run (the execution stays at its last recorded state for resume).
+   */
   private Optional<FlowState> step(Execution execution, FlowState state, boolean interruptedHere) {
-    if (!enter(execution, state, interruptedHere ? "resumed" : null)) {
+    if (drain.draining() || !enter(execution, state, interruptedHere ? "resumed" : null)) {
       return Optional.empty();
     }
-    return Optional.of(
+    return Optional.ofNullable(
         switch (state) {
           case PLAN -> plan(execution);
           case REQUEST_APPROVAL -> requestApproval(execution);
@@ -287,6 +302,9 @@ public final class LocalDeployer {
     }
     Instant deadline = clock.instant().plus(settings.voteTimeout());
     while (true) {
+      if (drain.draining()) {
+        return null;
+      }
       Execution current = executions.find(execution.id()).orElseThrow();
       if (current.status() != ExecutionStatus.RUNNING) {
         return FlowState.REJECTED;
@@ -354,7 +372,15 @@ public final class LocalDeployer {
     return FlowState.SUCCEEDED;
   }
 
+  /**
+   * Fails the execution; null instead when a signal interrupted its process, so that it stays
+   * unfinished at its recorded state for resume.
+   */
   private FlowState fail(Execution execution, String error) {
+    if (drain.interrupted()) {
+      log(execution, "interrupted: " + error);
+      return null;
+    }
     log(execution, "failed: " + error);
     enter(execution, FlowState.FAILED, error);
     return FlowState.FAILED;

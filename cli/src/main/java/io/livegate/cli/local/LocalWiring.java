@@ -20,6 +20,7 @@ import io.livegate.sql.JdbiVoteStore;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -44,6 +45,8 @@ public final class LocalWiring implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicBoolean();
   private final Thread shutdownHook = new Thread(this::close, "livegate-shutdown");
   private final StateDirectoryLock lock;
+  private final ProcessCommandRunner processes = new ProcessCommandRunner();
+  private Drain drain = new Drain(processes, Duration.ZERO, line -> {});
   private VoteServer server;
 
   public LocalWiring(Path stateDirectory) {
@@ -164,8 +167,7 @@ public final class LocalWiring implements AutoCloseable {
       Consumer<String> log,
       Map<String, String> runnerEnvironment) {
     TerraRun terraRun =
-        new TerraRun(
-            new ProcessCommandRunner(), runner, repositoryRoot, state.plans(), runnerEnvironment);
+        new TerraRun(processes, runner, repositoryRoot, state.plans(), runnerEnvironment);
     return new LocalDeployer(
         deployments,
         executions,
@@ -175,8 +177,18 @@ public final class LocalWiring implements AutoCloseable {
         new Outbox(state.outbox()),
         server(port),
         settings,
+        drain,
         log,
         clock);
+  }
+
+  /**
+   * From now on, Ctrl-C and SIGTERM stop the executors this wiring builds gracefully ({@link
+   * Drain}), telling {@code log}.
+   */
+  public void drainOnSignals(Duration grace, Consumer<String> log) {
+    drain = new Drain(processes, grace, log);
+    drain.install();
   }
 
   /** Which deployment the status page shows. */

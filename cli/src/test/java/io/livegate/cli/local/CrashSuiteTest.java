@@ -1,0 +1,344 @@
+package io.livegate.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.cli.Livegate;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.scan.testing.TestRepo;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code livegate deploy} stopped at seeded-random moments (kill -9, SIGINT, SIGTERM), then {@code
+ * livegate resume} until it finishes (or, when the stop came before the deployment was stored, the
+ * same deploy again), itself killed once in some cases. Every unit's resource has a provisioner
+ * that appends to an oracle file outside terraform's reach, so the oracle counts how often each
+ * apply really ran. After each case: the deployment succeeded, every unit was applied exactly once,
+ * and nothing is left locked. The table of all cases is printed at the end.
+ */
+@Tag("crash")
+@Tag("terraform")
+class CrashSuiteTest {
+  private static final long SEED = 20261124L;
+  private static final int KILLS = 20;
+  private static final Duration WAIT = Duration.ofSeconds(120);
+  private static final List<String> ACCOUNTS = List.of("shared", "dev");
+  private static final List<String> UNITS = List.of("global", "net", "dns", "db", "app");
+
+  /** Where a stop lands: scanning, queued, each flow step, recording an outcome, a release. */
+  private static final List<String> TRIGGERS =
+      List.of(
+          "found 10 units",
+          "units in",
+          "] Plan",
+          "] RequestApproval",
+          "] Decide",
+          "] Apply",
+          "recorded ",
+          "] released");
+
+  private static final List<String> TABLE = new ArrayList<>();
+
+  @TempDir Path dir;
+  private final List<Process> started = new ArrayList<>();
+
+  /** One case: where the stop lands and how. */
+  record Moment(String signal, String trigger, int unit, int delayMillis, boolean alsoInResume) {
+    @Override
+    public String toString() {
+      return signal
+          + " after '"
+          + trigger
+          + "'"
+          + (trigger.startsWith("]") ? " of " + unitName(unit) : "")
+          + " +"
+          + delayMillis
+          + " ms"
+          + (alsoInResume ? ", and kill -9 in the first rerun" : "");
+    }
+  }
+
+  static Stream<Arguments> moments() {
+    Random random = new Random(SEED);
+    List<Arguments> moments = new ArrayList<>();
+    for (int i = 0; i < KILLS; i++) {
+      moments.add(
+          Arguments.of(
+              new Moment(
+                  "KILL",
+                  TRIGGERS.get(random.nextInt(TRIGGERS.size())),
+                  random.nextInt(ACCOUNTS.size() * UNITS.size()),
+                  random.nextInt(400),
+                  i % 5 == 4)));
+    }
+    for (String signal : List.of("INT", "TERM")) {
+      moments.add(Arguments.of(new Moment(signal, "] Apply", random.nextInt(10), 100, false)));
+    }
+    return moments.stream();
+  }
+
+  @AfterEach
+  void stopLeftovers() {
+    started.forEach(Process::destroyForcibly);
+  }
+
+  @AfterAll
+  static void printTable() {
+    System.out.println("moment | outcome | applies per unit");
+    TABLE.forEach(System.out::println);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("moments")
+  void aStoppedDeploymentIsResumedToTheEndWithEveryUnitAppliedOnce(Moment moment) throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path repo = writeRepo(dir.resolve("live"), oracle);
+    Path state = dir.resolve("state");
+    Path deployLog = dir.resolve("deploy.log");
+    Process deploy = livegate(deployLog, deployArguments(repo, state));
+    String trigger =
+        moment.trigger().startsWith("]") ? unitName(moment.unit()) + moment.trigger() : null;
+    boolean stopped =
+        stopWhen(deploy, deployLog, trigger == null ? moment.trigger() : trigger, moment);
+    String outcome = stopped ? "stopped" : "finished first";
+
+    int resumes = 0;
+    int exit = deploy.exitValue();
+    boolean killResume = moment.alsoInResume() && exit != 0;
+    while (exit != 0 && resumes < 5) {
+      resumes++;
+      Path log = dir.resolve("rerun-" + resumes + ".log");
+      // A run stopped before it stored the deployment (during the scan) has nothing to resume:
+      // the operator runs the same deploy again.
+      Process rerun =
+          Recorded.in(state).deployments().isEmpty()
+              ? livegate(log, deployArguments(repo, state))
+              : livegate(
+                  log,
+                  "resume",
+                  "--runner",
+                  "terraform",
+                  "--auto-approve",
+                  "--port",
+                  "0",
+                  "--parallelism",
+                  "2",
+                  "--state-dir",
+                  state.toString());
+      if (killResume) {
+        killResume = false;
+        stopWhen(rerun, log, "] Plan", new Moment("KILL", "", 0, 300, false));
+        outcome += ", rerun killed";
+      } else {
+        assertThat(rerun.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS))
+            .as("the rerun finishes:\n%s", read(log))
+            .isTrue();
+      }
+      exit = rerun.exitValue();
+    }
+    Map<String, Integer> applies = applies(oracle);
+    boolean eachOnce =
+        applies.keySet().equals(Set.copyOf(allUnits()))
+            && applies.values().stream().allMatch(count -> count == 1);
+    TABLE.add(
+        moment
+            + " | "
+            + outcome
+            + ", "
+            + resumes
+            + " reruns, exit "
+            + exit
+            + " | "
+            + (eachOnce ? "each of the 10 units once" : applies.toString()));
+
+    assertThat(exit).as("deploy or resume ends with exit 0:\n%s", read(deployLog)).isZero();
+    Recorded recorded = Recorded.in(state);
+    assertThat(recorded.deployment().status()).isEqualTo(DeploymentStatus.SUCCEEDED);
+    assertThat(recorded.executions())
+        .extracting(Execution::status)
+        .containsOnly(ExecutionStatus.SUCCEEDED);
+    assertThat(applies).as("every unit's apply ran once").hasSize(10).containsOnlyKeys(allUnits());
+    assertThat(applies.values()).as("applies per unit: %s", applies).containsOnly(1);
+    try (LocalWiring wiring = new LocalWiring(state)) {
+      long locks =
+          wiring
+              .metadb
+              .metadb()
+              .jdbi()
+              .withHandle(
+                  handle ->
+                      handle
+                          .createQuery("SELECT count(*) FROM merge_locks")
+                          .mapTo(Long.class)
+                          .one());
+      assertThat(locks).as("no merge lock is left").isZero();
+    }
+  }
+
+  private static String[] deployArguments(Path repo, Path state) {
+    return new String[] {
+      "deploy",
+      "--repo",
+      repo.toString(),
+      "--base",
+      "HEAD~1",
+      "--accounts",
+      repo.resolve("livegate.hcl").toString(),
+      "--runner",
+      "terraform",
+      "--auto-approve",
+      "--port",
+      "0",
+      "--parallelism",
+      "2",
+      "--grace-period",
+      "PT20S",
+      "--state-dir",
+      state.toString()
+    };
+  }
+
+  /**
+   * Waits for {@code trigger} in the log, then stops the run as the moment says; true when it was
+   * stopped, false when it finished before the trigger.
+   */
+  private static boolean stopWhen(Process run, Path log, String trigger, Moment moment)
+      throws Exception {
+    Instant deadline = Instant.now().plus(WAIT);
+    while (!read(log).contains(trigger)) {
+      if (!run.isAlive()) {
+        return false;
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new AssertionError("never saw '" + trigger + "':\n" + read(log));
+      }
+      Thread.sleep(10);
+    }
+    Thread.sleep(moment.delayMillis());
+    if (moment.signal().equals("KILL")) {
+      run.destroyForcibly();
+    } else {
+      new ProcessBuilder("kill", "-" + moment.signal(), Long.toString(run.pid())).start().waitFor();
+      assertThat(run.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS))
+          .as("a signalled run stops within its grace period:\n%s", read(log))
+          .isTrue();
+      if (run.exitValue() != 0) {
+        assertThat(read(log)).contains("Run livegate resume to finish deployment");
+      }
+    }
+    run.waitFor(30, TimeUnit.SECONDS);
+    return true;
+  }
+
+  /** Two accounts (dev after shared) of five units: global, then net and dns, then db, then app. */
+  private static Path writeRepo(Path root, Path oracle) {
+    try (TestRepo repo = TestRepo.create(root)) {
+      repo.write(
+          "livegate.hcl",
+          "account \"shared\" {\n  path = \"shared\"\n}\n"
+              + "account \"dev\" {\n  path = \"dev\"\n  depends_on = [\"shared\"]\n}\n");
+      repo.commit("accounts");
+      Map<String, List<String>> dependencies =
+          Map.of(
+              "global", List.of(),
+              "net", List.of("global"),
+              "dns", List.of("global"),
+              "db", List.of("net"),
+              "app", List.of("db", "dns"));
+      for (String account : ACCOUNTS) {
+        for (String unit : UNITS) {
+          String path = account + "/" + unit;
+          StringBuilder config = new StringBuilder();
+          for (String dependency : dependencies.get(unit)) {
+            config
+                .append("dependency \"")
+                .append(dependency)
+                .append("\" {\n  config_path = \"../")
+                .append(dependency)
+                .append("\"\n}\n");
+          }
+          repo.write(path + "/terragrunt.hcl", config.toString());
+          repo.write(
+              path + "/main.tf",
+              "resource \"terraform_data\" \"unit\" {\n"
+                  + "  input = \""
+                  + path
+                  + "\"\n"
+                  + "  provisioner \"local-exec\" {\n"
+                  + "    command = \"sleep 0.3; echo "
+                  + path
+                  + " >> "
+                  + oracle
+                  + "\"\n"
+                  + "  }\n"
+                  + "}\n");
+        }
+      }
+      repo.commit("ten units");
+      return repo.root();
+    }
+  }
+
+  private static Map<String, Integer> applies(Path oracle) throws IOException {
+    Map<String, Integer> applies = new TreeMap<>();
+    if (Files.exists(oracle)) {
+      for (String line : Files.readAllLines(oracle)) {
+        applies.merge(line.strip(), 1, Integer::sum);
+      }
+    }
+    return applies;
+  }
+
+  private static List<String> allUnits() {
+    List<String> all = new ArrayList<>();
+    for (int i = 0; i < ACCOUNTS.size() * UNITS.size(); i++) {
+      all.add(unitName(i));
+    }
+    return all;
+  }
+
+  private static String unitName(int index) {
+    return ACCOUNTS.get(index / UNITS.size()) + "/" + UNITS.get(index % UNITS.size());
+  }
+
+  private Process livegate(Path log, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Livegate.class.getName());
+    command.addAll(List.of(args));
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    started.add(process);
+    return process;
+  }
+
+  private static String read(Path log) {
+    try {
+      return Files.exists(log) ? Files.readString(log) : "";
+    } catch (IOException e) {
+      return "(cannot read " + log + ": " + e.getMessage() + ")";
+    }
+  }
+}
