@@ -1,18 +1,24 @@
 package io.livegate.cli;
 
 import io.livegate.cli.local.LocalPipeline;
+import io.livegate.cli.local.LocalPullRequestPlanner;
 import io.livegate.cli.local.LocalWiring;
 import io.livegate.cli.local.VoteServer;
 import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.pr.LockScope;
-import io.livegate.core.pr.PullRequestPlanner;
+import io.livegate.core.pr.PlanComments;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.core.webhook.WebhookSignature;
+import io.livegate.github.GitHubClient;
+import io.livegate.github.GitHubComments;
+import io.livegate.github.GitHubStatuses;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,6 +111,13 @@ final class ServeCli implements Callable<Integer> {
   private String lockScope;
 
   @Option(
+      names = "--github-api-url",
+      paramLabel = "URL",
+      defaultValue = "https://api.github.com",
+      description = "GitHub's REST API, for GitHub Enterprise Server (default: ${DEFAULT-VALUE}).")
+  private URI githubApiUrl;
+
+  @Option(
       names = "--allow-fork-prs",
       description = "Plan pull requests from forks too (their code runs during plan).")
   private boolean allowForkPrs;
@@ -136,16 +149,31 @@ final class ServeCli implements Callable<Integer> {
               LockScope.fromId(lockScope),
               local.port,
               Map.of("TF_IN_AUTOMATION", "1"));
+      Optional<GitHubClient> github =
+          token.map(value -> GitHubClient.create(githubApiUrl, () -> value));
+      CommitStatusPublisher statuses =
+          github
+              .<CommitStatusPublisher>map(
+                  client -> new GitHubStatuses(client, line -> log(out, line)))
+              .orElseGet(() -> new LoggedStatuses(line -> log(out, line)));
       try (LocalPipeline pipeline =
-          new LocalPipeline(
-              wiring,
-              settings,
-              new LoggedStatuses(line -> log(out, line)),
-              token,
-              line -> log(out, line))) {
-        // MERGE-PENDING: the local pr-plan planner lands with branch github-prplan.
-        PullRequestPlanner planner =
-            head -> log(out, "plans of pull request #" + head.number() + " are not wired yet");
+              new LocalPipeline(wiring, settings, statuses, token, line -> log(out, line));
+          LocalPullRequestPlanner planner =
+              new LocalPullRequestPlanner(
+                  wiring.state.pullRequests(),
+                  new LocalPullRequestPlanner.Settings(
+                      repoUrl,
+                      token,
+                      settings.accounts(),
+                      kind,
+                      settings.deploy().parallelism(),
+                      allowForkPrs,
+                      settings.runnerEnvironment()),
+                  pipeline.statuses(),
+                  github.map(
+                      client ->
+                          new PlanComments(new GitHubComments(client), line -> log(out, line))),
+                  line -> log(out, line))) {
         server.webhook(
             pipeline.receiver(
                 new WebhookSettings(() -> secret, served, trunk, allowForkPrs), planner));
