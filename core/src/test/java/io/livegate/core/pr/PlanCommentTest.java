@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.pr.PlanComment.Entry;
 import io.livegate.core.pr.PlanComment.State;
+import io.livegate.core.testing.Golden;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,11 +24,23 @@ class PlanCommentTest {
     assertThat(parsed.headSha()).isEqualTo(HEAD);
     assertThat(parsed.entry("app/a")).contains(planned);
     assertThat(parsed.entry("app/b").orElseThrow().state()).isEqualTo(State.PLANNING);
-    assertThat(body.indexOf("<code>app/a</code>")).isLessThan(body.indexOf("<code>app/b</code>"));
-    assertThat(body)
-        .contains("<details><summary>✅ <code>app/a</code>: +2 ~0 -1</summary>")
-        .contains("```text\nPlan: 2 to add\n```")
-        .contains("<a href=\"https://logs/a\">log</a>");
+    Golden.assertMatches("plan-comment.md", body);
+  }
+
+  @Test
+  void aCommentWithEveryStateReadsAsTheGoldenFile() {
+    PlanComment comment =
+        PlanComment.planning(HEAD, List.of("app/planned", "app/failed", "app/waiting"))
+            .with(
+                new Entry(
+                    "app/planned",
+                    State.PLANNED,
+                    "+1 ~1 -0",
+                    "terraform_data.app will be updated in-place",
+                    "https://logs/planned"))
+            .with(new Entry("app/failed", State.FAILED, "plan failed", "Error: Unsupported", ""));
+
+    Golden.assertMatches("plan-comment-states.md", comment.render());
   }
 
   @Test
