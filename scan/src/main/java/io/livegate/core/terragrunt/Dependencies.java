@@ -1,0 +1,148 @@
+package io.livegate.core.terragrunt;
+
+import io.livegate.core.RepoPaths;
+import io.livegate.core.hcl.Attribute;
+import io.livegate.core.hcl.Block;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A unit's dependencies (terragrunt's dependency.go): its {@code dependency} blocks and {@code
+ * dependencies.paths}, its own and its includes', merged by each include's strategy; and the {@code
+ * dependency} variable, whose outputs a scan never knows.
+ */
+final class Dependencies {
+  private Dependencies() {}
+
+  static List<DependencyDeclaration> of(ConfigEvaluation unit) {
+    Map<String, DependencyDeclaration> byLabel = new LinkedHashMap<>();
+    List<DependencyDeclaration> paths = new ArrayList<>();
+    for (Includes.Include include : unit.includes().all().values()) {
+      if (include.mergeStrategy().equals("no_merge")) {
+        continue;
+      }
+      blocks(include.config(), byLabel);
+      List<DependencyDeclaration> included = paths(include.config());
+      if (!included.isEmpty()) {
+        if (include.mergeStrategy().equals("shallow")) {
+          paths.clear();
+        }
+        paths.addAll(included);
+      }
+    }
+    blocks(unit, byLabel);
+    List<DependencyDeclaration> own = paths(unit);
+    if (!unit.document().blocks("dependencies").isEmpty()) {
+      boolean deep =
+          unit.includes().all().values().stream()
+              .anyMatch(include -> include.mergeStrategy().equals("deep"));
+      if (!deep) {
+        paths.clear();
+      }
+      paths.addAll(own);
+    }
+    List<DependencyDeclaration> all = new ArrayList<>(byLabel.values());
+    all.addAll(paths);
+    return all;
+  }
+
+  /** {@code dependency} as HCL reads it: each label's outputs, never known at scan time. */
+  static Object variable(ConfigEvaluation config, String file, int line) {
+    Set<String> labels = new LinkedHashSet<>();
+    config.document().blocks("dependency").forEach(block -> labels.add(block.label()));
+    config
+        .includes()
+        .all()
+        .values()
+        .forEach(
+            include ->
+                include
+                    .config()
+                    .document()
+                    .blocks("dependency")
+                    .forEach(block -> labels.add(block.label())));
+    return new LazyMap(
+        labels,
+        label ->
+            Map.of(
+                "outputs",
+                TerragruntConfigReader.notKnownAtScanTime(
+                    "dependency." + label + ".outputs", file, line)));
+  }
+
+  private static void blocks(ConfigEvaluation config, Map<String, DependencyDeclaration> byLabel) {
+    for (Block block : config.document().blocks("dependency")) {
+      String label = block.label();
+      Optional<Attribute> configPath = block.attribute("config_path");
+      if (configPath.isEmpty()) {
+        if (!byLabel.containsKey(label)) {
+          throw new InvalidTerragruntConfig(
+              config.document().file(),
+              block.line(),
+              "dependency \"" + label + "\" has no config_path");
+        }
+        continue;
+      }
+      byLabel.put(
+          label,
+          declaration(
+              config,
+              config.evaluate(configPath.get().value()),
+              configPath.get(),
+              "dependency \"" + label + "\""));
+    }
+  }
+
+  private static List<DependencyDeclaration> paths(ConfigEvaluation config) {
+    List<Block> blocks = config.document().blocks("dependencies");
+    if (blocks.size() > 1) {
+      throw new InvalidTerragruntConfig(
+          config.document().file(),
+          blocks.get(1).line(),
+          "a config may have only one dependencies block");
+    }
+    List<DependencyDeclaration> result = new ArrayList<>();
+    for (Block block : blocks) {
+      Optional<Attribute> paths = block.attribute("paths");
+      if (paths.isEmpty()) {
+        continue;
+      }
+      Object value = config.evaluate(paths.get().value());
+      if (!(value instanceof List<?> list)) {
+        throw new InvalidTerragruntConfig(
+            config.document().file(),
+            paths.get().line(),
+            "dependencies.paths must be a list of paths, " + ConfigEvaluation.reasonOrType(value));
+      }
+      for (Object item : list) {
+        result.add(declaration(config, item, paths.get(), "dependencies.paths"));
+      }
+    }
+    return result;
+  }
+
+  private static DependencyDeclaration declaration(
+      ConfigEvaluation config, Object value, Attribute attribute, String declaredAs) {
+    String file = config.document().file();
+    if (!(value instanceof String path)) {
+      throw new InvalidTerragruntConfig(
+          file,
+          attribute.line(),
+          declaredAs + ": the path cannot be worked out: " + ConfigEvaluation.reasonOrType(value));
+    }
+    String target = config.toRepoPath(path);
+    if (target == null) {
+      throw new InvalidTerragruntConfig(
+          file, attribute.line(), declaredAs + ": '" + path + "' is outside the repository");
+    }
+    if (RepoPaths.fileName(target).endsWith(".hcl") && config.reader().tree().isFile(target)) {
+      target = RepoPaths.parent(target);
+    }
+    return new DependencyDeclaration(target, file, attribute.line(), declaredAs);
+  }
+}
