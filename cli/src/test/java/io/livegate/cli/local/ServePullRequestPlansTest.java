@@ -13,17 +13,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-import io.livegate.cli.Livegate;
 import io.livegate.core.scan.testing.TestRepo;
-import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.sql.testing.Webhooks;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,8 +23,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -47,12 +37,11 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("terraform")
 class ServePullRequestPlansTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern SERVING = Pattern.compile("POST (http://\\S+)/webhook");
   private static final Duration WAIT = Duration.ofSeconds(90);
 
   @TempDir Path dir;
   private final WireMockServer github = new WireMockServer(wireMockConfig().dynamicPort());
-  private Process serve;
+  private ServeProcess serve;
 
   @BeforeEach
   void stubGitHub() {
@@ -71,7 +60,7 @@ class ServePullRequestPlansTest {
   @AfterEach
   void stop() {
     if (serve != null) {
-      serve.destroyForcibly();
+      serve.close();
     }
     github.stop();
   }
@@ -88,11 +77,33 @@ class ServePullRequestPlansTest {
         Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
     Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
     Path token = Files.writeString(dir.resolve("github-token"), "ghs_serve-test");
-    String webhook = startServe(repo.root(), accounts, secret, token);
+    serve =
+        ServeProcess.start(
+            List.of(
+                "--repo-url",
+                repo.root().toString(),
+                "--repository",
+                Webhooks.REPOSITORY,
+                "--trunk",
+                Webhooks.TRUNK,
+                "--accounts",
+                accounts.toString(),
+                "--webhook-secret-file",
+                secret.toString(),
+                "--github-token-file",
+                token.toString(),
+                "--github-api-url",
+                github.baseUrl(),
+                "--runner",
+                "terraform",
+                "--port",
+                "0",
+                "--state-dir",
+                dir.resolve("state").toString()));
 
     ObjectNode opened = Webhooks.opened(12, head);
     ((ObjectNode) opened.get("pull_request").get("base")).put("sha", base);
-    HttpResponse<String> answer = deliver(webhook, opened);
+    HttpResponse<String> answer = serve.deliver(opened, UUID.randomUUID().toString());
     assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
 
     JsonNode unitStatus = await(() -> lastStatus("livegate/plan: app/a", "success"));
@@ -103,68 +114,6 @@ class ServePullRequestPlansTest {
     assertThat(requests("/repos/Codertocat/Hello-World/statuses/" + head))
         .as("every status is on the pull request's head")
         .isNotEmpty();
-  }
-
-  private String startServe(Path repo, Path accounts, Path secret, Path token) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(Livegate.class.getName());
-    command.addAll(
-        List.of(
-            "serve",
-            "--repo-url",
-            repo.toString(),
-            "--repository",
-            Webhooks.REPOSITORY,
-            "--trunk",
-            Webhooks.TRUNK,
-            "--accounts",
-            accounts.toString(),
-            "--webhook-secret-file",
-            secret.toString(),
-            "--github-token-file",
-            token.toString(),
-            "--github-api-url",
-            github.baseUrl(),
-            "--runner",
-            "terraform",
-            "--port",
-            "0",
-            "--state-dir",
-            dir.resolve("state").toString()));
-    serve = new ProcessBuilder(command).redirectErrorStream(true).start();
-    BufferedReader out =
-        new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8));
-    List<String> lines = new ArrayList<>();
-    for (String line = out.readLine(); line != null; line = out.readLine()) {
-      lines.add(line);
-      Matcher serving = SERVING.matcher(line);
-      if (serving.find()) {
-        Thread drain = new Thread(() -> out.lines().forEach(lines::add));
-        drain.setDaemon(true);
-        drain.start();
-        return serving.group(1) + "/webhook";
-      }
-    }
-    throw new AssertionError("serve did not start:\n" + String.join("\n", lines));
-  }
-
-  private static HttpResponse<String> deliver(String webhook, ObjectNode payload) throws Exception {
-    byte[] body = Webhooks.bytes(payload);
-    return HttpClient.newHttpClient()
-        .send(
-            HttpRequest.newBuilder(URI.create(webhook))
-                .header("X-GitHub-Event", "pull_request")
-                .header("X-GitHub-Delivery", UUID.randomUUID().toString())
-                .header(
-                    "X-Hub-Signature-256",
-                    WebhookSignature.sign(WebhookSignature.secret(Webhooks.SECRET), body))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
   }
 
   private JsonNode lastStatus(String context, String state) throws Exception {
@@ -214,7 +163,7 @@ class ServePullRequestPlansTest {
         return found;
       }
       if (!serve.isAlive()) {
-        throw new AssertionError("serve exited with " + serve.exitValue());
+        throw new AssertionError("serve exited:\n" + serve.log());
       }
       Thread.sleep(200);
     }

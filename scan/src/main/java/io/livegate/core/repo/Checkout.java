@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.ResetCommand;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.transport.CredentialsProvider;
@@ -68,6 +69,11 @@ public final class Checkout {
               .setRefSpecs(new RefSpec("+" + ref.get() + ":refs/livegate/fetched"))
               .call();
         }
+        // The workspace is livegate's own: a hard reset makes the index and the tracked files the
+        // commit's, whatever was there. A plain checkout after a clone without checkout refuses
+        // every file that differs from the branch head the clone points at, i.e. any merge but
+        // the newest one. Then HEAD is detached at the commit.
+        git.reset().setMode(ResetCommand.ResetType.HARD).setRef(commit).call();
         git.checkout().setName(commit).call();
       }
       return workspace;

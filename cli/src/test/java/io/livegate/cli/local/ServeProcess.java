@@ -1,0 +1,113 @@
+package io.livegate.cli.local;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.cli.Livegate;
+import io.livegate.core.webhook.WebhookSignature;
+import io.livegate.sql.testing.Webhooks;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** {@code livegate serve} in a JVM of its own, as an operator runs it, and GitHub's deliveries. */
+final class ServeProcess implements AutoCloseable {
+  private static final Pattern SERVING = Pattern.compile("POST (http://\\S+)/webhook");
+
+  private final Process process;
+  private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+  private final String webhook;
+
+  private ServeProcess(List<String> arguments) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Livegate.class.getName());
+    command.add("serve");
+    command.addAll(arguments);
+    process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String found = null;
+    for (String line = out.readLine(); line != null; line = out.readLine()) {
+      lines.add(line);
+      Matcher serving = SERVING.matcher(line);
+      if (serving.find()) {
+        found = serving.group(1) + "/webhook";
+        break;
+      }
+    }
+    if (found == null) {
+      throw new AssertionError("serve did not start:\n" + log());
+    }
+    webhook = found;
+    Thread reader = new Thread(() -> out.lines().forEach(lines::add), "serve-output");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /** Starts serve with {@code arguments} and waits until it serves its webhook. */
+  static ServeProcess start(List<String> arguments) throws IOException {
+    return new ServeProcess(arguments);
+  }
+
+  /** Posts {@code payload} as GitHub does: signed, as event pull_request, with its delivery id. */
+  HttpResponse<String> deliver(ObjectNode payload, String delivery) throws Exception {
+    byte[] body = Webhooks.bytes(payload);
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create(webhook))
+                .header("X-GitHub-Event", "pull_request")
+                .header("X-GitHub-Delivery", delivery)
+                .header(
+                    "X-Hub-Signature-256",
+                    WebhookSignature.sign(WebhookSignature.secret(Webhooks.SECRET), body))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Waits until a line of serve's output contains {@code text}. */
+  void awaitLine(String text, Duration limit) throws InterruptedException {
+    Instant deadline = Instant.now().plus(limit);
+    while (!log().contains(text)) {
+      if (!process.isAlive() || Instant.now().isAfter(deadline)) {
+        throw new AssertionError("waited in vain for '" + text + "':\n" + log());
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  String log() {
+    synchronized (lines) {
+      return String.join("\n", lines);
+    }
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Stops serve (kill -9) and waits until it is gone, its state directory free again. */
+  @Override
+  public void close() {
+    try {
+      process.destroyForcibly().waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package io.livegate.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.sql.testing.Webhooks;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code livegate serve} killed with SIGKILL in the middle of an apply, then started again: the
+ * deployment continues where it stopped and applies every unit once, the queue and the lock are
+ * intact, and a delivery GitHub sends again after the restart is processed once.
+ */
+@Tag("crash")
+@Tag("terraform")
+class ServeRestartTest {
+  private static final Duration WAIT = Duration.ofMinutes(3);
+  private static final List<String> UNITS = List.of("app/a", "app/b", "app/c");
+
+  @TempDir Path dir;
+
+  @Test
+  void aServeKilledMidDeploymentFinishesItAfterARestartAndARedeliveryIsProcessedOnce()
+      throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    String base = repo.commit("empty");
+    for (String unit : UNITS) {
+      unit(repo, unit, "v1", oracle);
+    }
+    String first = repo.commit("three units");
+    unit(repo, "app/a", "v2", oracle);
+    String second = repo.commit("change app/a");
+    Path accounts =
+        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
+    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
+    List<String> arguments =
+        List.of(
+            "--repo-url",
+            repo.root().toString(),
+            "--repository",
+            Webhooks.REPOSITORY,
+            "--trunk",
+            Webhooks.TRUNK,
+            "--accounts",
+            accounts.toString(),
+            "--webhook-secret-file",
+            secret.toString(),
+            "--runner",
+            "terraform",
+            "--auto-approve",
+            "--parallelism",
+            "1",
+            "--port",
+            "0",
+            "--state-dir",
+            dir.resolve("state").toString());
+    ObjectNode merge = merged(11, first, base);
+    ObjectNode redelivered = merged(12, second, first);
+
+    try (ServeProcess serve = ServeProcess.start(arguments)) {
+      HttpResponse<String> merged = serve.deliver(merge, "delivery-11");
+      assertThat(merged.statusCode()).as(merged.body()).isEqualTo(200);
+      serve.awaitLine("[app/b] Apply", WAIT);
+      serve.close();
+    }
+
+    try (ServeProcess restarted = ServeProcess.start(arguments)) {
+      restarted.awaitLine(first + ": success (deployment", WAIT);
+      HttpResponse<String> once = restarted.deliver(redelivered, "delivery-12");
+      HttpResponse<String> again = restarted.deliver(redelivered, "delivery-12");
+      assertThat(once.statusCode()).as(once.body()).isEqualTo(200);
+      assertThat(again.body())
+          .as("the redelivery")
+          .contains("duplicate: delivery delivery-12 was handled");
+      restarted.awaitLine(second + ": success (deployment", WAIT);
+    }
+
+    Recorded recorded = Recorded.in(dir.resolve("state"));
+    assertThat(recorded.deployments())
+        .extracting(Deployment::status)
+        .containsExactly(DeploymentStatus.SUCCEEDED, DeploymentStatus.SUCCEEDED);
+    Map<String, Integer> applies = new TreeMap<>();
+    Files.readAllLines(oracle).forEach(line -> applies.merge(line.strip(), 1, Integer::sum));
+    assertThat(applies)
+        .as("each unit applied once by the first merge, app/a again by the second")
+        .isEqualTo(Map.of("app/a v1", 1, "app/b v1", 1, "app/c v1", 1, "app/a v2", 1));
+  }
+
+  private static ObjectNode merged(int number, String mergeCommit, String base) {
+    ObjectNode payload = Webhooks.merged(number, mergeCommit);
+    ((ObjectNode) payload.get("pull_request").get("base")).put("sha", base);
+    return payload;
+  }
+
+  private static void unit(TestRepo repo, String unit, String version, Path oracle) {
+    repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
+        .write(
+            unit + "/main.tf",
+            "resource \"terraform_data\" \"unit\" {\n"
+                + "  triggers_replace = \""
+                + version
+                + "\"\n"
+                + "  provisioner \"local-exec\" {\n"
+                + "    command = \"sleep 1; echo "
+                + unit
+                + " "
+                + version
+                + " >> "
+                + oracle
+                + "\"\n"
+                + "  }\n"
+                + "}\n");
+  }
+}
