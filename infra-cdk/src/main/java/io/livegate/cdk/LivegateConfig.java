@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -75,32 +74,6 @@ public record LivegateConfig(
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+");
   private static final Pattern PARAMETER = Pattern.compile("(/[A-Za-z0-9_.-]+)+");
-
-  /** The retentions CloudWatch Logs accepts, in days, with CDK's names for them. */
-  static final Map<Integer, String> RETENTION_DAYS =
-      Map.ofEntries(
-          Map.entry(1, "ONE_DAY"),
-          Map.entry(3, "THREE_DAYS"),
-          Map.entry(5, "FIVE_DAYS"),
-          Map.entry(7, "ONE_WEEK"),
-          Map.entry(14, "TWO_WEEKS"),
-          Map.entry(30, "ONE_MONTH"),
-          Map.entry(60, "TWO_MONTHS"),
-          Map.entry(90, "THREE_MONTHS"),
-          Map.entry(120, "FOUR_MONTHS"),
-          Map.entry(150, "FIVE_MONTHS"),
-          Map.entry(180, "SIX_MONTHS"),
-          Map.entry(365, "ONE_YEAR"),
-          Map.entry(400, "THIRTEEN_MONTHS"),
-          Map.entry(545, "EIGHTEEN_MONTHS"),
-          Map.entry(731, "TWO_YEARS"),
-          Map.entry(1096, "THREE_YEARS"),
-          Map.entry(1827, "FIVE_YEARS"),
-          Map.entry(2192, "SIX_YEARS"),
-          Map.entry(2557, "SEVEN_YEARS"),
-          Map.entry(2922, "EIGHT_YEARS"),
-          Map.entry(3288, "NINE_YEARS"),
-          Map.entry(3653, "TEN_YEARS"));
 
   private static final Set<Integer> FARGATE_CPU = Set.of(256, 512, 1024, 2048, 4096);
 
@@ -228,11 +201,11 @@ public record LivegateConfig(
               + " and "
               + dbMaxCapacity);
     }
-    if (!RETENTION_DAYS.containsKey(logRetentionDays)) {
+    if (!LogGroups.RETENTION_DAYS.containsKey(logRetentionDays)) {
       throw new InvalidLivegateConfig(
           at
               + "logRetentionDays must be one CloudWatch accepts ("
-              + new TreeSet<>(RETENTION_DAYS.keySet())
+              + new TreeSet<>(LogGroups.RETENTION_DAYS.keySet())
               + "), not "
               + logRetentionDays);
     }
