@@ -39,7 +39,7 @@ public final class Functions extends Construct {
    * @param tasks the tasks the webhook and the trigger start, and the plan files approval-response
    *     shows
    * @param flow the deploy flow the webhook and the trigger start, and its approval topic
-   * @param functions builds each function
+   * @param functionFactory builds each function
    * @param config the installation: repository, trunk, mail, the merge lock and the engine's
    *     settings
    */
@@ -48,7 +48,7 @@ public final class Functions extends Construct {
       Secrets secrets,
       Tasks tasks,
       Flow flow,
-      FunctionFactory functions,
+      FunctionFactory functionFactory,
       LivegateConfig config) {}
 
   private final Props props;
@@ -243,7 +243,7 @@ public final class Functions extends Construct {
       String functionName) {
     Function function =
         props
-            .functions()
+            .functionFactory()
             .create(
                 new FunctionFactory.Spec(
                     id, name, handler, 1024, timeout, environment, true, functionName));

@@ -26,8 +26,8 @@ import software.constructs.Construct;
  * <p>CDK adds a few grants itself where resources are wired, and they stay there: each task's
  * execution role pulls the image, writes its log group and reads the accounts parameter ({@link
  * Tasks}); the deploy flow's role delivers its logs ({@link Flow}'s state machine); the trigger's
- * role sends to the dead-letter queue ({@link Flow#sendStatusChangesTo}). The roles themselves are
- * created empty by {@link FunctionFactory}, {@link Tasks} and {@link Flow}.
+ * role sends to the dead-letter queue ({@link Flow#sendStatusChangesTo}). The roles are created by
+ * {@link FunctionFactory}, {@link Tasks} and {@link Flow}'s state machine.
  */
 public final class Grants extends Construct {
   /**

@@ -33,7 +33,7 @@ public final class Metadb extends Construct {
 
   /**
    * @param network where the cluster and the migration run
-   * @param functions builds the migration's Lambda
+   * @param functionFactory builds the migration's Lambda
    * @param migrationsHash the migrations' hash ({@link SourceTree#migrationsHash()}): when it
    *     changes, CloudFormation runs the migration again
    * @param minCapacity the minimum Aurora capacity units
@@ -42,7 +42,7 @@ public final class Metadb extends Construct {
    */
   public record Props(
       Network network,
-      FunctionFactory functions,
+      FunctionFactory functionFactory,
       String migrationsHash,
       double minCapacity,
       double maxCapacity,
@@ -87,7 +87,7 @@ public final class Metadb extends Construct {
     // after the schema it expects is migrated.
     this.migrate =
         props
-            .functions()
+            .functionFactory()
             .create(
                 new FunctionFactory.Spec(
                     "Migrate",
