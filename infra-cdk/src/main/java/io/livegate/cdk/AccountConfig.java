@@ -2,7 +2,6 @@ package io.livegate.cdk;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * One account of the installation (docs/accounts.md): the units under {@code path}, who votes on
@@ -29,12 +28,6 @@ public record AccountConfig(
     String planRoleArn,
     String applyRoleArn) {
 
-  /** An IAM role ARN in any partition, as STS accepts it for AssumeRole. */
-  static final Pattern ROLE_ARN =
-      Pattern.compile("arn:aws(-[a-z]+)*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
-
-  static final Pattern EMAIL = Pattern.compile("[^@\\s\"\\\\]+@[^@\\s\"\\\\]+\\.[^@\\s\"\\\\]+");
-
   public AccountConfig {
     dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
     voters = voters == null ? List.of() : List.copyOf(voters);
@@ -42,76 +35,6 @@ public record AccountConfig(
 
   public static Builder builder(String name) {
     return new Builder(name);
-  }
-
-  /**
-   * Checks what a single account can check; what needs all accounts (unknown dependencies, cycles,
-   * shared paths) is checked by {@link AccountsHcl}.
-   *
-   * @param where the field's position in the configuration, for messages
-   */
-  void validate(String where) {
-    String at = where + " (account \"" + name + "\")";
-    if (name == null || !name.matches("[A-Za-z0-9_-]+")) {
-      throw new InvalidLivegateConfig(
-          where + ".name must be letters, digits, '_' or '-', not " + quoted(name));
-    }
-    if (path == null) {
-      throw new InvalidLivegateConfig(at + ": path is required (\"\" for the whole repository)");
-    }
-    if (voters.isEmpty()) {
-      throw new InvalidLivegateConfig(
-          at + ": voters is missing or empty; every account needs someone to vote on its plans");
-    }
-    for (String voter : voters) {
-      if (voter == null || !EMAIL.matcher(voter).matches()) {
-        throw new InvalidLivegateConfig(
-            at + ": voter " + quoted(voter) + " is not an e-mail address");
-      }
-    }
-    if (minApprovals < 1 || minApprovals > voters.size()) {
-      throw new InvalidLivegateConfig(
-          at
-              + ": minApprovals must be between 1 and the "
-              + voters.size()
-              + " voters, not "
-              + minApprovals);
-    }
-    if (minRejections < 1 || minRejections > voters.size()) {
-      throw new InvalidLivegateConfig(
-          at
-              + ": minRejections must be between 1 and the "
-              + voters.size()
-              + " voters, not "
-              + minRejections);
-    }
-    checkRole(at, "planRoleArn", planRoleArn);
-    checkRole(at, "applyRoleArn", applyRoleArn);
-    if (planRoleArn.equals(applyRoleArn)) {
-      throw new InvalidLivegateConfig(
-          at
-              + ": planRoleArn and applyRoleArn are the same role; pull-request plans run with the"
-              + " plan role, so it must not be able to apply");
-    }
-  }
-
-  private static void checkRole(String at, String field, String arn) {
-    if (arn == null || arn.isBlank()) {
-      throw new InvalidLivegateConfig(at + ": " + field + " is required");
-    }
-    if (!ROLE_ARN.matcher(arn).matches()) {
-      throw new InvalidLivegateConfig(
-          at
-              + ": "
-              + field
-              + " "
-              + quoted(arn)
-              + " is not an IAM role ARN such as arn:aws:iam::123456789012:role/livegate-plan");
-    }
-  }
-
-  private static String quoted(String value) {
-    return value == null ? "nothing" : "'" + value + "'";
   }
 
   /** Builds an account; the defaults are those of docs/accounts.md. */

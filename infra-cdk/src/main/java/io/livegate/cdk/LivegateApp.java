@@ -42,7 +42,7 @@ public final class LivegateApp {
           "the CDK context sets both " + CONFIG + " and " + CONFIG_FILE + "; choose one");
     } else if (inline != null) {
       JsonNode node = inline instanceof String text ? parse(text) : JSON.valueToTree(inline);
-      config = LivegateConfigJson.fromJson(node, "the CDK context '" + CONFIG + "'");
+      config = LivegateConfig.fromJson(node, "the CDK context '" + CONFIG + "'");
     } else if (file != null) {
       config = LivegateConfig.fromFile(Path.of(file.toString()));
     } else {

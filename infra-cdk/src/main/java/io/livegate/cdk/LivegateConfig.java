@@ -1,14 +1,15 @@
 package io.livegate.cdk;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Everything an installation chooses, typed and checked before anything is synthesized. The module
  * README documents each field and its default; {@link #fromJson} reads the same fields from the
- * config file or the CDK context.
+ * config file or the CDK context ({@link LivegateConfigJson}), and {@link #validate} checks them
+ * ({@link LivegateConfigValidator}).
  *
  * @param repository the live repository on GitHub, {@code owner/name}
  * @param repositoryUrl its clone URL (default {@code https://github.com/<repository>.git})
@@ -61,35 +62,6 @@ public record LivegateConfig(
     int taskCpu,
     int taskMemoryMiB) {
 
-  /** The retentions CloudWatch Logs accepts, in days, with CDK's names for them. */
-  static final Map<Integer, String> RETENTION_DAYS =
-      Map.ofEntries(
-          Map.entry(1, "ONE_DAY"),
-          Map.entry(3, "THREE_DAYS"),
-          Map.entry(5, "FIVE_DAYS"),
-          Map.entry(7, "ONE_WEEK"),
-          Map.entry(14, "TWO_WEEKS"),
-          Map.entry(30, "ONE_MONTH"),
-          Map.entry(60, "TWO_MONTHS"),
-          Map.entry(90, "THREE_MONTHS"),
-          Map.entry(120, "FOUR_MONTHS"),
-          Map.entry(150, "FIVE_MONTHS"),
-          Map.entry(180, "SIX_MONTHS"),
-          Map.entry(365, "ONE_YEAR"),
-          Map.entry(400, "THIRTEEN_MONTHS"),
-          Map.entry(545, "EIGHTEEN_MONTHS"),
-          Map.entry(731, "TWO_YEARS"),
-          Map.entry(1096, "THREE_YEARS"),
-          Map.entry(1827, "FIVE_YEARS"),
-          Map.entry(2192, "SIX_YEARS"),
-          Map.entry(2557, "SEVEN_YEARS"),
-          Map.entry(2922, "EIGHT_YEARS"),
-          Map.entry(3288, "NINE_YEARS"),
-          Map.entry(3653, "TEN_YEARS"));
-
-  /** The longest a Plan (2 h) and an Apply (4 h) may take, from the deploy flow's Task timeouts. */
-  static final Duration TASK_STATES = Duration.ofHours(6);
-
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
   }
@@ -121,7 +93,7 @@ public record LivegateConfig(
    * @throws InvalidLivegateConfig naming the source and the field
    */
   public LivegateConfig validate(String source) {
-    new LivegateConfigValidator(this, source + ": ").validate();
+    LivegateConfigValidator.validate(this, source);
     return this;
   }
 
@@ -130,9 +102,17 @@ public record LivegateConfig(
     return lockParameter != null ? lockParameter : "/" + stackName + "/merge-lock";
   }
 
-  /** Reads a JSON config file ({@link LivegateConfigJson}; format in the module README). */
+  /** Reads a JSON config file (format in the module README). */
   public static LivegateConfig fromFile(Path file) {
-    return LivegateConfigJson.fromFile(file);
+    return LivegateConfigJson.read(file);
+  }
+
+  /**
+   * Reads the configuration from JSON: the config file, or an object in the CDK context. Unknown
+   * fields are errors, so a typo is never a silent default.
+   */
+  public static LivegateConfig fromJson(JsonNode node, String source) {
+    return LivegateConfigJson.read(node, source);
   }
 
   /** Builds a configuration; every field but repository, mailFrom and accounts has a default. */

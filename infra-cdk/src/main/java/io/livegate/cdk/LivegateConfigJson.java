@@ -11,12 +11,14 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * Reads a {@link LivegateConfig} from JSON: the config file, or an object in the CDK context.
- * Unknown fields are errors, so a typo is never a silent default.
+ * Unknown fields are errors, so a typo is never a silent default, and a value of the wrong type
+ * names its field.
  */
 final class LivegateConfigJson {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,7 +26,7 @@ final class LivegateConfigJson {
   private LivegateConfigJson() {}
 
   /** Reads a JSON config file (format in the module README). */
-  static LivegateConfig fromFile(Path file) {
+  static LivegateConfig read(Path file) {
     JsonNode node;
     try {
       node = JSON.readTree(Files.readString(file));
@@ -32,14 +34,11 @@ final class LivegateConfigJson {
       throw new InvalidLivegateConfig(
           "cannot read the livegate config " + file + ": " + e.getMessage());
     }
-    return fromJson(node, file.toString());
+    return read(node, file.toString());
   }
 
-  /**
-   * Reads the configuration from JSON: the config file, or an object in the CDK context. Unknown
-   * fields are errors, so a typo is never a silent default.
-   */
-  static LivegateConfig fromJson(JsonNode node, String source) {
+  /** Reads and validates the configuration in {@code node}, which came from {@code source}. */
+  static LivegateConfig read(JsonNode node, String source) {
     if (node == null || !node.isObject()) {
       throw new InvalidLivegateConfig(source + ": the livegate config must be a JSON object");
     }
@@ -121,21 +120,21 @@ final class LivegateConfigJson {
       return value == null || value.isNull() ? null : value;
     }
 
-    java.util.Optional<String> text(String name) {
+    Optional<String> text(String name) {
       JsonNode value = take(name);
       if (value == null) {
-        return java.util.Optional.empty();
+        return Optional.empty();
       }
       if (!value.isTextual()) {
         throw new InvalidLivegateConfig(at + name + " must be a string, not " + value);
       }
-      return java.util.Optional.of(value.asText());
+      return Optional.of(value.asText());
     }
 
-    java.util.Optional<List<String>> texts(String name) {
+    Optional<List<String>> texts(String name) {
       JsonNode value = take(name);
       if (value == null) {
-        return java.util.Optional.empty();
+        return Optional.empty();
       }
       List<String> texts = new ArrayList<>();
       if (value.isArray()) {
@@ -152,43 +151,43 @@ final class LivegateConfigJson {
       if (texts == null) {
         throw new InvalidLivegateConfig(at + name + " must be a list of strings, not " + value);
       }
-      return java.util.Optional.of(texts);
+      return Optional.of(texts);
     }
 
-    java.util.Optional<Boolean> flag(String name) {
+    Optional<Boolean> flag(String name) {
       JsonNode value = take(name);
       if (value == null) {
-        return java.util.Optional.empty();
+        return Optional.empty();
       }
       if (!value.isBoolean()) {
         throw new InvalidLivegateConfig(at + name + " must be true or false, not " + value);
       }
-      return java.util.Optional.of(value.asBoolean());
+      return Optional.of(value.asBoolean());
     }
 
-    java.util.Optional<Integer> whole(String name) {
+    Optional<Integer> whole(String name) {
       JsonNode value = take(name);
       if (value == null) {
-        return java.util.Optional.empty();
+        return Optional.empty();
       }
       if (!value.isIntegralNumber() || !value.canConvertToInt()) {
         throw new InvalidLivegateConfig(at + name + " must be a whole number, not " + value);
       }
-      return java.util.Optional.of(value.asInt());
+      return Optional.of(value.asInt());
     }
 
-    java.util.Optional<Double> number(String name) {
+    Optional<Double> number(String name) {
       JsonNode value = take(name);
       if (value == null) {
-        return java.util.Optional.empty();
+        return Optional.empty();
       }
       if (!value.isNumber()) {
         throw new InvalidLivegateConfig(at + name + " must be a number, not " + value);
       }
-      return java.util.Optional.of(value.asDouble());
+      return Optional.of(value.asDouble());
     }
 
-    java.util.Optional<Duration> duration(String name) {
+    Optional<Duration> duration(String name) {
       return text(name)
           .map(
               value -> {

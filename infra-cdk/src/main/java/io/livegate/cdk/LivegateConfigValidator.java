@@ -7,201 +7,304 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * Checks a {@link LivegateConfig}, field by field and the accounts as a whole, before anything is
- * synthesized: each check is one concern, and each message names the source and the field.
+ * Checks a configuration before anything is synthesized: each field, each account, and the accounts
+ * as a whole. Each check below is one rule of the module README; the first one broken throws {@link
+ * InvalidLivegateConfig}, whose message starts with the configuration's source and names the field.
  */
 final class LivegateConfigValidator {
   private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+");
   private static final Pattern PARAMETER = Pattern.compile("(/[A-Za-z0-9_.-]+)+");
+  private static final Pattern EMAIL =
+      Pattern.compile("[^@\\s\"\\\\]+@[^@\\s\"\\\\]+\\.[^@\\s\"\\\\]+");
+
+  /** An IAM role ARN in any partition, as STS accepts it for AssumeRole. */
+  private static final Pattern ROLE_ARN =
+      Pattern.compile("arn:aws(-[a-z]+)*:iam::\\d{12}:role/[\\w+=,.@/-]{1,512}");
+
   private static final Set<Integer> FARGATE_CPU = Set.of(256, 512, 1024, 2048, 4096);
 
-  private final LivegateConfig config;
+  /** The longest a Plan (2 h) and an Apply (4 h) may take, from the deploy flow's Task timeouts. */
+  private static final Duration TASK_STATES = Duration.ofHours(6);
 
-  /** Where the configuration came from, as each message begins. */
+  private final LivegateConfig config;
   private final String at;
 
-  LivegateConfigValidator(LivegateConfig config, String at) {
+  private LivegateConfigValidator(LivegateConfig config, String source) {
     this.config = config;
-    this.at = at;
+    this.at = source + ": ";
   }
 
-  void validate() {
-    gitHub();
-    mail();
+  /**
+   * Checks every field and the accounts as a whole.
+   *
+   * @param source where the configuration came from, for messages
+   * @throws InvalidLivegateConfig naming the source and the field
+   */
+  static void validate(LivegateConfig config, String source) {
+    new LivegateConfigValidator(config, source).checkAll();
+  }
+
+  private void checkAll() {
+    repository();
+    repositoryUrl();
+    trunk();
+    mailFrom();
     accounts();
-    queue();
-    timeouts();
-    network();
-    database();
-    retention();
+    planRolesCannotApply();
+    accountsText();
+    lockParameter();
+    oneOf("lockScope", config.lockScope(), "repo", "units");
+    oneOf("scan", config.scan(), "graph", "plan");
+    oneOf("runner", config.runner(), "terragrunt", "terraform");
+    oneOf("failurePolicy", config.failurePolicy(), "abort_dependents", "abort_all");
+    approvalTimeout();
+    flowTimeout();
+    vpcId();
+    maxAzs();
+    natGateways();
+    dbCapacity();
+    logRetentionDays();
+    planRetentionDays();
     taskSize();
   }
 
-  /** The repository on GitHub, its clone URL and its trunk. */
-  private void gitHub() {
-    if (config.repository() == null || !REPOSITORY.matcher(config.repository()).matches()) {
-      throw new InvalidLivegateConfig(
-          at + "repository must be owner/name on GitHub, not " + quoted(config.repository()));
-    }
-    if (!config.repositoryUrl().startsWith("https://") || config.repositoryUrl().contains(" ")) {
-      throw new InvalidLivegateConfig(
-          at
-              + "repositoryUrl must be an https:// clone URL, not "
-              + quoted(config.repositoryUrl()));
-    }
-    if (config.trunk().isBlank() || config.trunk().contains(" ")) {
-      throw new InvalidLivegateConfig(
-          at + "trunk must be a branch name, not " + quoted(config.trunk()));
+  private void repository() {
+    String repository = config.repository();
+    if (repository == null || !REPOSITORY.matcher(repository).matches()) {
+      throw invalid("repository must be owner/name on GitHub, not " + quoted(repository));
     }
   }
 
-  /** The address vote mails are sent from. */
-  private void mail() {
-    if (config.mailFrom() == null || !AccountConfig.EMAIL.matcher(config.mailFrom()).matches()) {
-      throw new InvalidLivegateConfig(
-          at
-              + "mailFrom must be the e-mail address votes are sent from, not "
-              + quoted(config.mailFrom()));
+  private void repositoryUrl() {
+    String url = config.repositoryUrl();
+    if (!url.startsWith("https://") || url.contains(" ")) {
+      throw invalid("repositoryUrl must be an https:// clone URL, not " + quoted(url));
     }
   }
 
-  /** Each account, and that no apply role is another account's plan role. */
+  private void trunk() {
+    String trunk = config.trunk();
+    if (trunk.isBlank() || trunk.contains(" ")) {
+      throw invalid("trunk must be a branch name, not " + quoted(trunk));
+    }
+  }
+
+  private void mailFrom() {
+    String mailFrom = config.mailFrom();
+    if (mailFrom == null || !EMAIL.matcher(mailFrom).matches()) {
+      throw invalid(
+          "mailFrom must be the e-mail address votes are sent from, not " + quoted(mailFrom));
+    }
+  }
+
   private void accounts() {
-    if (config.accounts().isEmpty()) {
-      throw new InvalidLivegateConfig(at + "accounts is missing or empty; configure at least one");
+    List<AccountConfig> accounts = config.accounts();
+    if (accounts.isEmpty()) {
+      throw invalid("accounts is missing or empty; configure at least one");
     }
-    for (int i = 0; i < config.accounts().size(); i++) {
-      config.accounts().get(i).validate(at + "accounts[" + i + "]");
+    for (int i = 0; i < accounts.size(); i++) {
+      account(accounts.get(i), at + "accounts[" + i + "]");
     }
+  }
+
+  /**
+   * Checks what a single account can check; what needs all accounts (unknown dependencies, cycles,
+   * shared paths) is checked by {@link #accountsText}.
+   *
+   * @param where the account's position in the configuration, for messages
+   */
+  private static void account(AccountConfig account, String where) {
+    if (account.name() == null || !account.name().matches("[A-Za-z0-9_-]+")) {
+      throw new InvalidLivegateConfig(
+          where + ".name must be letters, digits, '_' or '-', not " + quoted(account.name()));
+    }
+    String named = where + " (account \"" + account.name() + "\")";
+    if (account.path() == null) {
+      throw new InvalidLivegateConfig(named + ": path is required (\"\" for the whole repository)");
+    }
+    voters(account, named);
+    threshold(named, "minApprovals", account.minApprovals(), account.voters().size());
+    threshold(named, "minRejections", account.minRejections(), account.voters().size());
+    role(named, "planRoleArn", account.planRoleArn());
+    role(named, "applyRoleArn", account.applyRoleArn());
+    if (account.planRoleArn().equals(account.applyRoleArn())) {
+      throw new InvalidLivegateConfig(
+          named
+              + ": planRoleArn and applyRoleArn are the same role; pull-request plans run with the"
+              + " plan role, so it must not be able to apply");
+    }
+  }
+
+  private static void voters(AccountConfig account, String named) {
+    if (account.voters().isEmpty()) {
+      throw new InvalidLivegateConfig(
+          named + ": voters is missing or empty; every account needs someone to vote on its plans");
+    }
+    for (String voter : account.voters()) {
+      if (voter == null || !EMAIL.matcher(voter).matches()) {
+        throw new InvalidLivegateConfig(
+            named + ": voter " + quoted(voter) + " is not an e-mail address");
+      }
+    }
+  }
+
+  private static void threshold(String named, String field, int value, int voters) {
+    if (value < 1 || value > voters) {
+      throw new InvalidLivegateConfig(
+          named + ": " + field + " must be between 1 and the " + voters + " voters, not " + value);
+    }
+  }
+
+  private static void role(String named, String field, String arn) {
+    if (arn == null || arn.isBlank()) {
+      throw new InvalidLivegateConfig(named + ": " + field + " is required");
+    }
+    if (!ROLE_ARN.matcher(arn).matches()) {
+      throw new InvalidLivegateConfig(
+          named
+              + ": "
+              + field
+              + " "
+              + quoted(arn)
+              + " is not an IAM role ARN such as arn:aws:iam::123456789012:role/livegate-plan");
+    }
+  }
+
+  /** Pull-request code plans with the plan roles, so no plan role may be an apply role too. */
+  private void planRolesCannotApply() {
     Set<String> planRoles = new TreeSet<>(config.planRoleArns());
     for (AccountConfig account : config.accounts()) {
       if (planRoles.contains(account.applyRoleArn())) {
-        throw new InvalidLivegateConfig(
-            at
-                + "account \""
+        throw invalid(
+            "account \""
                 + account.name()
                 + "\": applyRoleArn "
                 + account.applyRoleArn()
                 + " is another account's plan role; plan roles must not be able to apply");
       }
     }
+  }
+
+  /** The accounts as a whole, read back as the tasks read them: dependencies, cycles, paths. */
+  private void accountsText() {
     try {
       config.accountsText();
     } catch (InvalidLivegateConfig e) {
-      throw new InvalidLivegateConfig(at + e.getMessage());
+      throw invalid(e.getMessage());
     }
   }
 
-  /** The merge lock, the scan, the runner and the failure policy. */
-  private void queue() {
-    if (config.lockParameter() != null && !PARAMETER.matcher(config.lockParameter()).matches()) {
-      throw new InvalidLivegateConfig(
-          at
-              + "lockParameter must be an SSM path such as /livegate/merge-lock, not "
-              + quoted(config.lockParameter()));
+  private void lockParameter() {
+    String parameter = config.lockParameter();
+    if (parameter != null && !PARAMETER.matcher(parameter).matches()) {
+      throw invalid(
+          "lockParameter must be an SSM path such as /livegate/merge-lock, not "
+              + quoted(parameter));
     }
-    oneOf("lockScope", config.lockScope(), "repo", "units");
-    oneOf("scan", config.scan(), "graph", "plan");
-    oneOf("runner", config.runner(), "terragrunt", "terraform");
-    oneOf("failurePolicy", config.failurePolicy(), "abort_dependents", "abort_all");
   }
 
-  /** The vote's and the whole flow's timeouts, against what Plan and Apply may take. */
-  private void timeouts() {
-    if (config.approvalTimeout().isNegative()
-        || config.approvalTimeout().compareTo(Duration.ofMinutes(5)) < 0) {
-      throw new InvalidLivegateConfig(
-          at + "approvalTimeout must be at least PT5M, not " + config.approvalTimeout());
+  private void oneOf(String field, String value, String... allowed) {
+    if (!List.of(allowed).contains(value)) {
+      throw invalid(
+          field + " must be one of " + String.join(", ", allowed) + ", not " + quoted(value));
     }
-    if (config.flowTimeout().compareTo(config.approvalTimeout().plus(LivegateConfig.TASK_STATES))
-        < 0) {
-      throw new InvalidLivegateConfig(
-          at
-              + "flowTimeout ("
-              + config.flowTimeout()
+  }
+
+  private void approvalTimeout() {
+    Duration timeout = config.approvalTimeout();
+    if (timeout.isNegative() || timeout.compareTo(Duration.ofMinutes(5)) < 0) {
+      throw invalid("approvalTimeout must be at least PT5M, not " + timeout);
+    }
+  }
+
+  /** Room for the vote and both tasks, within Step Functions' limit of a year. */
+  private void flowTimeout() {
+    Duration timeout = config.flowTimeout();
+    Duration least = config.approvalTimeout().plus(TASK_STATES);
+    if (timeout.compareTo(least) < 0) {
+      throw invalid(
+          "flowTimeout ("
+              + timeout
               + ") must be at least approvalTimeout plus the 6 hours Plan and Apply may take ("
-              + config.approvalTimeout().plus(LivegateConfig.TASK_STATES)
+              + least
               + ")");
     }
-    if (config.flowTimeout().compareTo(Duration.ofDays(365)) > 0) {
-      throw new InvalidLivegateConfig(
-          at + "flowTimeout may be at most a year (Step Functions' limit)");
+    if (timeout.compareTo(Duration.ofDays(365)) > 0) {
+      throw invalid("flowTimeout may be at most a year (Step Functions' limit)");
     }
   }
 
-  /** The VPC: given or created with enough zones and NAT gateways. */
-  private void network() {
-    if (config.vpcId() != null && !config.vpcId().matches("vpc-[0-9a-f]{8,17}")) {
-      throw new InvalidLivegateConfig(
-          at + "vpcId must be a VPC id such as vpc-0a1b2c3d, not " + quoted(config.vpcId()));
+  private void vpcId() {
+    String vpcId = config.vpcId();
+    if (vpcId != null && !vpcId.matches("vpc-[0-9a-f]{8,17}")) {
+      throw invalid("vpcId must be a VPC id such as vpc-0a1b2c3d, not " + quoted(vpcId));
     }
+  }
+
+  private void maxAzs() {
     if (config.maxAzs() < 2 || config.maxAzs() > 6) {
-      throw new InvalidLivegateConfig(
-          at + "maxAzs must be between 2 and 6 (Aurora needs two), not " + config.maxAzs());
+      throw invalid("maxAzs must be between 2 and 6 (Aurora needs two), not " + config.maxAzs());
     }
+  }
+
+  private void natGateways() {
     if (config.natGateways() < 1 || config.natGateways() > config.maxAzs()) {
-      throw new InvalidLivegateConfig(
-          at
-              + "natGateways must be between 1 and maxAzs: Lambdas and tasks reach GitHub and AWS"
+      throw invalid(
+          "natGateways must be between 1 and maxAzs: Lambdas and tasks reach GitHub and AWS"
               + " through NAT, not "
               + config.natGateways());
     }
   }
 
-  /** The metadb's capacity range. */
-  private void database() {
-    if (config.dbMinCapacity() < 0.5
-        || config.dbMaxCapacity() < config.dbMinCapacity()
-        || config.dbMaxCapacity() > 256) {
-      throw new InvalidLivegateConfig(
-          at
-              + "dbMinCapacity must be at least 0.5 (a paused database would miss GitHub's 10 s"
+  private void dbCapacity() {
+    double min = config.dbMinCapacity();
+    double max = config.dbMaxCapacity();
+    if (min < 0.5 || max < min || max > 256) {
+      throw invalid(
+          "dbMinCapacity must be at least 0.5 (a paused database would miss GitHub's 10 s"
               + " webhook limit) and dbMaxCapacity between it and 256, not "
-              + config.dbMinCapacity()
+              + min
               + " and "
-              + config.dbMaxCapacity());
+              + max);
     }
   }
 
-  /** How long logs and plan files are kept. */
-  private void retention() {
-    if (!LivegateConfig.RETENTION_DAYS.containsKey(config.logRetentionDays())) {
-      throw new InvalidLivegateConfig(
-          at
-              + "logRetentionDays must be one CloudWatch accepts ("
-              + new TreeSet<>(LivegateConfig.RETENTION_DAYS.keySet())
+  private void logRetentionDays() {
+    if (!LogGroups.RETENTION_DAYS.containsKey(config.logRetentionDays())) {
+      throw invalid(
+          "logRetentionDays must be one CloudWatch accepts ("
+              + new TreeSet<>(LogGroups.RETENTION_DAYS.keySet())
               + "), not "
               + config.logRetentionDays());
     }
+  }
+
+  private void planRetentionDays() {
     if (config.planRetentionDays() < 1) {
-      throw new InvalidLivegateConfig(
-          at + "planRetentionDays must be at least 1, not " + config.planRetentionDays());
+      throw invalid("planRetentionDays must be at least 1, not " + config.planRetentionDays());
     }
   }
 
-  /** The ECS tasks' size, which Fargate must offer. */
   private void taskSize() {
-    if (!FARGATE_CPU.contains(config.taskCpu())
-        || config.taskMemoryMiB() < 2 * config.taskCpu()
-        || config.taskMemoryMiB() > 8 * config.taskCpu()
-        || config.taskMemoryMiB() % 1024 != 0 && config.taskMemoryMiB() != 512) {
-      throw new InvalidLivegateConfig(
-          at
-              + "taskCpu "
-              + config.taskCpu()
+    int cpu = config.taskCpu();
+    int memory = config.taskMemoryMiB();
+    if (!FARGATE_CPU.contains(cpu)
+        || memory < 2 * cpu
+        || memory > 8 * cpu
+        || memory % 1024 != 0 && memory != 512) {
+      throw invalid(
+          "taskCpu "
+              + cpu
               + " with taskMemoryMiB "
-              + config.taskMemoryMiB()
+              + memory
               + " is not a Fargate size (cpu one of "
               + new TreeSet<>(FARGATE_CPU)
               + ", memory 2 to 8 times the cpu, in GiB steps)");
     }
   }
 
-  private void oneOf(String field, String value, String... allowed) {
-    if (!List.of(allowed).contains(value)) {
-      throw new InvalidLivegateConfig(
-          at + field + " must be one of " + String.join(", ", allowed) + ", not " + quoted(value));
-    }
+  private InvalidLivegateConfig invalid(String message) {
+    return new InvalidLivegateConfig(at + message);
   }
 
   private static String quoted(String value) {

@@ -12,7 +12,8 @@ import java.util.stream.Stream;
 
 /**
  * The built repository the app deploys from: the Lambda jar, the ECS image's build context, and the
- * metadb migrations. Both jars come from {@code ./mvnw -pl infra-cdk -am package}.
+ * metadb migrations. Both jars come from {@code ./mvnw -pl lambdas,ecs-tasks,infra-cdk -am
+ * package}.
  *
  * @param root the repository's root directory
  */
@@ -90,7 +91,8 @@ public record SourceTree(Path root) {
     if (!Files.isRegularFile(file)) {
       throw new InvalidLivegateConfig(
           file
-              + " is missing: build it first with ./mvnw -pl infra-cdk -am package -DskipTests"
+              + " is missing: build it first with"
+              + " ./mvnw -pl lambdas,ecs-tasks,infra-cdk -am package -DskipTests"
               + " (from "
               + root
               + ")");

@@ -357,8 +357,7 @@ class IamBoundariesTest {
 
   @Test
   void planFilesAreWrittenByPlanAndReadByApplyAndTheConfirmPage() {
-    JsonNode plans =
-        iam.resolved(stack.artifacts().arnForObjects(LivegateStack.PLANS_PREFIX + "*"));
+    JsonNode plans = iam.resolved(stack.artifacts().arnForObjects(Tasks.PLANS_PREFIX + "*"));
     assertThat(iam.resources(role("terra-run-plan"), "s3:PutObject")).containsExactly(plans);
     assertThat(iam.resources(role("terra-run-apply"), "s3:GetObject")).containsExactly(plans);
     assertThat(iam.resources(role("approval-response"), "s3:GetObject")).containsExactly(plans);

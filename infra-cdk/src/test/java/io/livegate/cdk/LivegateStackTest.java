@@ -181,7 +181,7 @@ class LivegateStackTest {
         .forEach(
             alias -> {
               assertThat(alias.path("Properties").path("Name").asText())
-                  .isEqualTo(LivegateStack.LIVE_ALIAS);
+                  .isEqualTo(Functions.LIVE_ALIAS);
               String version =
                   alias
                       .path("Properties")
@@ -203,7 +203,7 @@ class LivegateStackTest {
         .forEach(
             url -> {
               assertThat(url.path("Properties").path("Qualifier").asText())
-                  .isEqualTo(LivegateStack.LIVE_ALIAS);
+                  .isEqualTo(Functions.LIVE_ALIAS);
               assertThat(url.path("Properties").path("AuthType").asText()).isEqualTo("NONE");
             });
     JsonNode subscription =
@@ -260,9 +260,9 @@ class LivegateStackTest {
     assertThat(tasks).hasSize(5);
     Map<String, String> containers =
         Map.of(
-            "create-deploy-stack", LivegateStack.TASK_CONTAINER,
-            "pr-plan-dispatch", LivegateStack.TASK_CONTAINER,
-            "pr-plan-unit", LivegateStack.TASK_CONTAINER,
+            "create-deploy-stack", Tasks.CONTAINER,
+            "pr-plan-dispatch", Tasks.CONTAINER,
+            "pr-plan-unit", Tasks.CONTAINER,
             "terra-run-plan", DeployFlow.TERRA_RUN,
             "terra-run-apply", DeployFlow.TERRA_RUN);
     // The default commands; who starts a task overrides them with the whole argv.
@@ -477,8 +477,7 @@ class LivegateStackTest {
         .isEqualTo("/Livegate/merge-lock");
     assertThat(webhook.path(RuntimeContract.Webhook.REPOSITORY).asText())
         .isEqualTo("acme/infrastructure-live");
-    assertThat(webhook.path(RuntimeContract.Ecs.CONTAINER).asText())
-        .isEqualTo(LivegateStack.TASK_CONTAINER);
+    assertThat(webhook.path(RuntimeContract.Ecs.CONTAINER).asText()).isEqualTo(Tasks.CONTAINER);
     JsonNode trigger = resource(stack.functions().get("trigger")).path("Properties");
     assertThat(trigger.path("FunctionName").asText()).isEqualTo("Livegate-trigger");
     JsonNode createDeployStack =
@@ -694,8 +693,7 @@ class LivegateStackTest {
         .isEqualTo("Livegate-pr-plan-dispatch");
     assertThat(dispatch.get(RuntimeContract.PullRequestPlans.UNIT_TASK_DEFINITION))
         .isEqualTo(ref(stack.tasks().get("pr-plan-unit")));
-    assertThat(dispatch.get(RuntimeContract.Ecs.CONTAINER).asText())
-        .isEqualTo(LivegateStack.TASK_CONTAINER);
+    assertThat(dispatch.get(RuntimeContract.Ecs.CONTAINER).asText()).isEqualTo(Tasks.CONTAINER);
     assertThat(dispatch.get(RuntimeContract.Tasks.PLAN_FORKS).asText()).isEqualTo("false");
     assertThat(
             functionVariables(stack, json, "webhook")

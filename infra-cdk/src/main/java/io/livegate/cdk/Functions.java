@@ -1,0 +1,289 @@
+package io.livegate.cdk;
+
+import io.livegate.statemachine.RuntimeContract;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import software.amazon.awscdk.Acknowledgment;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Fn;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.Validations;
+import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.FunctionUrl;
+import software.amazon.awscdk.services.lambda.FunctionUrlAuthType;
+import software.amazon.awscdk.services.lambda.FunctionUrlOptions;
+import software.amazon.awscdk.services.lambda.eventsources.SnsEventSource;
+import software.amazon.awscdk.services.ses.EmailIdentity;
+import software.amazon.awscdk.services.ses.Identity;
+import software.constructs.Construct;
+
+/**
+ * The Lambda entry points: {@code webhook} and {@code approval-response} behind Function URLs,
+ * {@code trigger}, and {@code approval-request} subscribed to the approval topic, each with the
+ * environment its wiring reads, and the SES identity vote mail comes from. Every invoker calls a
+ * function's {@value #LIVE_ALIAS} alias, which points at its SnapStart-ed published version and
+ * moves only after the metadb's schema is migrated. ({@link Metadb} builds the fifth Lambda, the
+ * migration.) Like every construct of the stack, it puts its resources in the stack ({@link
+ * LivegateStack} says why).
+ */
+public final class Functions extends Construct {
+  /** The alias every invoker uses: it points at the published, SnapStart-ed version. */
+  public static final String LIVE_ALIAS = "live";
+
+  /**
+   * @param metadb what every entry point connects to, and the schema its alias waits for
+   * @param secrets the GitHub token, the webhook secret and the vote-link key
+   * @param tasks the tasks the webhook and the trigger start, and the plan files approval-response
+   *     shows
+   * @param flow the deploy flow the webhook and the trigger start, and its approval topic
+   * @param functionFactory builds each function
+   * @param config the installation: repository, trunk, mail, the merge lock and the engine's
+   *     settings
+   */
+  public record Props(
+      Metadb metadb,
+      Secrets secrets,
+      Tasks tasks,
+      Flow flow,
+      FunctionFactory functionFactory,
+      LivegateConfig config) {}
+
+  private final Props props;
+  private final Stack stack;
+  private final EmailIdentity mailFrom;
+  private final String lockParameterArn;
+  private final Map<String, Function> all = new LinkedHashMap<>();
+  private final Function approvalResponse;
+  private final Function approvalRequest;
+  private final Function trigger;
+  private final Alias triggerLive;
+  private final Function webhook;
+  private final String voteBaseUrl;
+  private final FunctionUrl webhookUrl;
+
+  public Functions(Construct scope, String id, Props props) {
+    super(scope, id);
+    this.props = props;
+    this.stack = Stack.of(this);
+    LivegateConfig config = props.config();
+    this.mailFrom =
+        EmailIdentity.Builder.create(stack, "MailFrom")
+            .identity(Identity.email(config.mailFrom()))
+            .build();
+    this.lockParameterArn =
+        stack.formatArn(
+            ArnComponents.builder()
+                .service("ssm")
+                .resource("parameter")
+                .resourceName(config.lockParameterFor(stack.getStackName()).substring(1))
+                .build());
+
+    // approval-response first: its Function URL is the vote links' base.
+    Map<String, String> responseEnvironment = props.metadb().environment();
+    responseEnvironment.put(
+        RuntimeContract.Approval.VOTE_KEY_SECRET, props.secrets().voteKey().getSecretArn());
+    responseEnvironment.put(
+        RuntimeContract.Artifacts.PLAN_BUCKET, props.tasks().artifacts().getBucketName());
+    responseEnvironment.put(
+        RuntimeContract.Engine.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    this.approvalResponse =
+        function(
+            "ApprovalResponse",
+            "approval-response",
+            RuntimeContract.Handlers.APPROVAL_RESPONSE,
+            Duration.seconds(15),
+            responseEnvironment,
+            null);
+    FunctionUrl voteUrl =
+        live(approvalResponse)
+            .addFunctionUrl(
+                FunctionUrlOptions.builder().authType(FunctionUrlAuthType.NONE).build());
+    // The URL ends in "/"; the vote links want the base without it: https://<host>.
+    this.voteBaseUrl = "https://" + Fn.select(2, Fn.split("/", voteUrl.getUrl()));
+
+    Map<String, String> requestEnvironment = props.metadb().environment();
+    requestEnvironment.put(
+        RuntimeContract.Approval.VOTE_KEY_SECRET, props.secrets().voteKey().getSecretArn());
+    requestEnvironment.put(RuntimeContract.Approval.VOTE_BASE_URL, voteBaseUrl);
+    requestEnvironment.put(RuntimeContract.Approval.MAIL_FROM, config.mailFrom());
+    requestEnvironment.put(
+        RuntimeContract.Approval.SKIP_EMPTY, Boolean.toString(config.skipEmpty()));
+    requestEnvironment.put(
+        RuntimeContract.Engine.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    this.approvalRequest =
+        function(
+            "ApprovalRequest",
+            "approval-request",
+            RuntimeContract.Handlers.APPROVAL_REQUEST,
+            Duration.seconds(60),
+            requestEnvironment,
+            null);
+    Alias approvalRequestLive = live(approvalRequest);
+    approvalRequestLive.addEventSource(new SnsEventSource(props.flow().approvalTopic()));
+    // SNS's lambda protocol takes any function ARN, an alias's included; the alias is what runs
+    // the SnapStart-ed version.
+    Validations.of(approvalRequestLive)
+        .acknowledge(
+            Acknowledgment.builder()
+                .id("CloudFormation-Validate::W3694")
+                .reason("SNS delivers to the function's live alias")
+                .build());
+
+    this.trigger =
+        function(
+            "Trigger",
+            "trigger",
+            RuntimeContract.Handlers.TRIGGER,
+            Duration.seconds(60),
+            engineEnvironment(),
+            triggerName(stack));
+    this.triggerLive = live(trigger);
+
+    // The webhook drives the engine too: a merge queues its deployment and, when the lock is free,
+    // takes the lock and starts its create-deploy-stack, or the flows of a deployment whose stack
+    // is already stored. It takes the lock but never releases it (the trigger does).
+    Map<String, String> webhookEnvironment = engineEnvironment();
+    webhookEnvironment.put(
+        RuntimeContract.Webhook.WEBHOOK_SECRET, props.secrets().webhookSecret().getSecretArn());
+    webhookEnvironment.put(RuntimeContract.Webhook.REPOSITORY, config.repository());
+    webhookEnvironment.put(RuntimeContract.Webhook.TRUNK, config.trunk());
+    webhookEnvironment.put(
+        RuntimeContract.Webhook.ALLOW_FORK_PRS, Boolean.toString(config.allowForkPrs()));
+    webhookEnvironment.put(
+        RuntimeContract.PullRequestPlans.TASK_DEFINITION,
+        props.tasks().prPlanDispatch().getTaskDefinitionArn());
+    this.webhook =
+        function(
+            "Webhook",
+            "webhook",
+            RuntimeContract.Handlers.WEBHOOK,
+            Duration.seconds(10),
+            webhookEnvironment,
+            null);
+    this.webhookUrl =
+        live(webhook)
+            .addFunctionUrl(
+                FunctionUrlOptions.builder().authType(FunctionUrlAuthType.NONE).build());
+  }
+
+  /**
+   * The trigger's function name, {@code <stack>-trigger}: fixed, so that the tasks, built before
+   * the trigger, can invoke it.
+   */
+  static String triggerName(Stack stack) {
+    return stack.getStackName() + "-trigger";
+  }
+
+  /** The ARN of the trigger's live alias, known before the trigger is built. */
+  static String triggerLiveArn(Stack stack) {
+    return stack.formatArn(
+        ArnComponents.builder()
+            .service("lambda")
+            .resource("function")
+            .resourceName(triggerName(stack) + ":" + LIVE_ALIAS)
+            .arnFormat(ArnFormat.COLON_RESOURCE_NAME)
+            .build());
+  }
+
+  /** The four entry points, by name. */
+  public Map<String, Function> all() {
+    return Map.copyOf(all);
+  }
+
+  public Function webhook() {
+    return webhook;
+  }
+
+  public Function trigger() {
+    return trigger;
+  }
+
+  /** The trigger's live alias, which the deploy flow's status changes go to. */
+  public Alias triggerLive() {
+    return triggerLive;
+  }
+
+  public Function approvalRequest() {
+    return approvalRequest;
+  }
+
+  public Function approvalResponse() {
+    return approvalResponse;
+  }
+
+  /** The SES identity approval-request sends from. */
+  public EmailIdentity mailFrom() {
+    return mailFrom;
+  }
+
+  /** The merge lock's SSM parameter, which the webhook and the trigger take. */
+  public String lockParameterArn() {
+    return lockParameterArn;
+  }
+
+  /** The webhook's Function URL, GitHub's payload URL. */
+  public FunctionUrl webhookUrl() {
+    return webhookUrl;
+  }
+
+  /** approval-response's URL without the trailing slash: the base of every vote link. */
+  public String voteBaseUrl() {
+    return voteBaseUrl;
+  }
+
+  private Function function(
+      String id,
+      String name,
+      String handler,
+      Duration timeout,
+      Map<String, String> environment,
+      String functionName) {
+    Function function =
+        props
+            .functionFactory()
+            .create(
+                new FunctionFactory.Spec(
+                    id, name, handler, 1024, timeout, environment, true, functionName));
+    all.put(name, function);
+    return function;
+  }
+
+  /** The function's live alias on its current version. */
+  private Alias live(Function function) {
+    Alias alias =
+        Alias.Builder.create(function, "LiveAlias")
+            .aliasName(LIVE_ALIAS)
+            .version(function.getCurrentVersion())
+            .build();
+    // New code goes live only after the schema it expects is migrated.
+    alias.getNode().addDependency(props.metadb().schema());
+    return alias;
+  }
+
+  /**
+   * What AwsEngine reads, which the webhook and the trigger both build: the metadb, the deploy
+   * flow, the merge lock, create-deploy-stack on ECS and the GitHub token.
+   */
+  private Map<String, String> engineEnvironment() {
+    LivegateConfig config = props.config();
+    Map<String, String> environment = props.metadb().environment();
+    environment.put(
+        RuntimeContract.Engine.STATE_MACHINE, props.flow().stateMachine().getStateMachineArn());
+    environment.put(
+        RuntimeContract.Engine.LOCK_PARAMETER, config.lockParameterFor(stack.getStackName()));
+    environment.put(RuntimeContract.Engine.LOCK_SCOPE, config.lockScope());
+    environment.put(RuntimeContract.Engine.APPROVAL_TIMEOUT, config.approvalTimeout().toString());
+    environment.put(RuntimeContract.Engine.FAILURE_POLICY, config.failurePolicy());
+    environment.put(RuntimeContract.Engine.RUNNER, config.runner());
+    environment.putAll(props.tasks().launchEnvironment());
+    environment.put(
+        RuntimeContract.Scan.TASK_DEFINITION,
+        props.tasks().createDeployStack().getTaskDefinitionArn());
+    environment.put(
+        RuntimeContract.GitHub.TOKEN_SECRET, props.secrets().githubToken().getSecretArn());
+    return environment;
+  }
+}

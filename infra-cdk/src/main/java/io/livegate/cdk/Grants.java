@@ -1,0 +1,282 @@
+package io.livegate.cdk;
+
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.ecs.FargateTaskDefinition;
+import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.secretsmanager.ISecret;
+import software.amazon.awscdk.services.stepfunctions.StateMachine;
+import software.constructs.Construct;
+
+/**
+ * Who may do what: every role's permissions, one method per role, each granting exactly the actions
+ * its entry point calls on the resources it calls them on (IamBoundariesTest holds them).
+ *
+ * <p>The grants live here rather than beside each role for two reasons. The questions a review asks
+ * cut across roles (who may assume which account role, who may read which secret, who may start
+ * which task), and one file answers them. And several roles are granted on resources built after
+ * them: terra-run-plan answers the task tokens of the flow that runs it, and the trigger and the
+ * webhook start tasks and flows built before them; beside each role, such a role's grants would be
+ * split over two constructs.
+ *
+ * <p>CDK adds a few grants itself where resources are wired, and they stay there: each task's
+ * execution role pulls the image, writes its log group and reads the accounts parameter ({@link
+ * Tasks}); the deploy flow's role delivers its logs ({@link Flow}'s state machine); the trigger's
+ * role sends to the dead-letter queue ({@link Flow#sendStatusChangesTo}). The roles are created by
+ * {@link FunctionFactory}, {@link Tasks} and {@link Flow}'s state machine.
+ */
+public final class Grants extends Construct {
+  /**
+   * @param triggerArn the trigger's live alias, which create-deploy-stack and pr-plan-dispatch
+   *     invoke
+   * @param planRoleArns the accounts' plan roles
+   * @param applyRoleArns the accounts' apply roles
+   * @param createDeployStackPlans whether create-deploy-stack plans to find changes ({@code scan}
+   *     is {@code plan}), so that it assumes the plan roles
+   */
+  public record Props(
+      Metadb metadb,
+      Secrets secrets,
+      Tasks tasks,
+      Flow flow,
+      Functions functions,
+      String triggerArn,
+      List<String> planRoleArns,
+      List<String> applyRoleArns,
+      boolean createDeployStackPlans) {}
+
+  private final Props props;
+  private final Stack stack;
+  private final ISecret metadbSecret;
+  private final StateMachine stateMachine;
+
+  public Grants(Construct scope, String id, Props props) {
+    super(scope, id);
+    this.props = props;
+    this.stack = Stack.of(this);
+    this.metadbSecret = props.metadb().secret();
+    this.stateMachine = props.flow().stateMachine();
+    migrate();
+    createDeployStack();
+    prPlanUnit();
+    prPlanDispatch();
+    terraRunPlan();
+    terraRunApply();
+    deployFlow();
+    approvalResponse();
+    approvalRequest();
+    trigger();
+    webhook();
+  }
+
+  private void migrate() {
+    Function migrate = props.metadb().migrate();
+    vpcFunction(migrate);
+    readSecret(migrate.getRole(), metadbSecret);
+  }
+
+  /** create-deploy-stack reports to the trigger, also a failed scan; it never touches the lock. */
+  private void createDeployStack() {
+    IRole role = props.tasks().createDeployStack().getTaskRole();
+    readSecret(role, metadbSecret);
+    readSecret(role, props.secrets().githubToken());
+    allow(role, List.of("lambda:InvokeFunction"), List.of(props.triggerArn()));
+    if (props.createDeployStackPlans()) {
+      assume(role, props.planRoleArns());
+    }
+  }
+
+  /**
+   * pr-plan-unit runs the pull request's code while it plans: it may assume the plan roles and
+   * nothing else, cannot start tasks, and reads neither the metadb nor the vote-link key.
+   */
+  private void prPlanUnit() {
+    IRole role = props.tasks().prPlanUnit().getTaskRole();
+    readSecret(role, props.secrets().githubToken());
+    assume(role, props.planRoleArns());
+  }
+
+  /**
+   * pr-plan-dispatch runs none of the pull request's code: it may start pr-plan-unit and invoke the
+   * trigger, and assumes no role.
+   */
+  private void prPlanDispatch() {
+    IRole role = props.tasks().prPlanDispatch().getTaskRole();
+    readSecret(role, props.secrets().githubToken());
+    runTask(role, props.tasks().prPlanUnit());
+    allow(role, List.of("lambda:InvokeFunction"), List.of(props.triggerArn()));
+  }
+
+  /** terra-run's Plan writes the plan file, assumes only plan roles and answers its task token. */
+  private void terraRunPlan() {
+    IRole role = props.tasks().terraRunPlan().getTaskRole();
+    readSecret(role, metadbSecret);
+    readSecret(role, props.secrets().githubToken());
+    allow(role, List.of("s3:PutObject"), List.of(plans()));
+    assume(role, props.planRoleArns());
+    stateMachine.grantTaskResponse(role);
+  }
+
+  /** terra-run's Apply reads the approved plan file and assumes only apply roles. */
+  private void terraRunApply() {
+    IRole role = props.tasks().terraRunApply().getTaskRole();
+    readSecret(role, metadbSecret);
+    readSecret(role, props.secrets().githubToken());
+    allow(role, List.of("s3:GetObject"), List.of(plans()));
+    assume(role, props.applyRoleArns());
+  }
+
+  /** The deploy flow runs the two terra-run tasks and publishes approval requests. */
+  private void deployFlow() {
+    IRole role = stateMachine.getRole();
+    runTask(role, props.tasks().terraRunPlan());
+    runTask(role, props.tasks().terraRunApply());
+    allow(
+        role,
+        List.of("ecs:StopTask", "ecs:DescribeTasks"),
+        List.of(
+            stack.formatArn(
+                ArnComponents.builder()
+                    .service("ecs")
+                    .resource("task")
+                    .resourceName(props.tasks().cluster().getClusterName() + "/*")
+                    .build())));
+    // runTask.sync watches the task through this managed rule, which Step Functions creates.
+    allow(
+        role,
+        List.of("events:PutTargets", "events:PutRule", "events:DescribeRule"),
+        List.of(
+            stack.formatArn(
+                ArnComponents.builder()
+                    .service("events")
+                    .resource("rule")
+                    .resourceName("StepFunctionsGetEventsForECSTaskRule")
+                    .build())));
+    allow(role, List.of("sns:Publish"), List.of(props.flow().approvalTopic().getTopicArn()));
+  }
+
+  /** approval-response records votes, shows the plan file and answers the task token. */
+  private void approvalResponse() {
+    Function function = props.functions().approvalResponse();
+    vpcFunction(function);
+    readSecret(function.getRole(), metadbSecret);
+    readSecret(function.getRole(), props.secrets().voteKey());
+    allow(function.getRole(), List.of("s3:GetObject"), List.of(plans()));
+    stateMachine.grantTaskResponse(function.getRole());
+  }
+
+  /** approval-request is the only one that sends mail, and only from the identity. */
+  private void approvalRequest() {
+    Function function = props.functions().approvalRequest();
+    vpcFunction(function);
+    readSecret(function.getRole(), metadbSecret);
+    readSecret(function.getRole(), props.secrets().voteKey());
+    props.functions().mailFrom().grantSendEmail(function.getRole());
+    stateMachine.grantTaskResponse(function.getRole());
+  }
+
+  /**
+   * The trigger starts and stops flows, starts create-deploy-stack, and is the only one that
+   * releases the merge lock.
+   */
+  private void trigger() {
+    Function function = props.functions().trigger();
+    IRole role = function.getRole();
+    vpcFunction(function);
+    readSecret(role, metadbSecret);
+    readSecret(role, props.secrets().githubToken());
+    stateMachine.grantStartExecution(role);
+    stateMachine.grantExecution(role, "states:StopExecution");
+    lock(role, "ssm:GetParameter", "ssm:PutParameter", "ssm:DeleteParameter");
+    runTask(role, props.tasks().createDeployStack());
+  }
+
+  /**
+   * The webhook takes the merge lock but never releases it, starts flows of a deployment whose
+   * stack is already stored, and starts create-deploy-stack and pr-plan-dispatch.
+   */
+  private void webhook() {
+    Function function = props.functions().webhook();
+    IRole role = function.getRole();
+    vpcFunction(function);
+    readSecret(role, metadbSecret);
+    readSecret(role, props.secrets().webhookSecret());
+    readSecret(role, props.secrets().githubToken());
+    lock(role, "ssm:GetParameter", "ssm:PutParameter");
+    stateMachine.grantStartExecution(role);
+    runTask(role, props.tasks().createDeployStack());
+    runTask(role, props.tasks().prPlanDispatch());
+  }
+
+  /** What every function needs: writing its log group, and the network interfaces of the VPC. */
+  private static void vpcFunction(Function function) {
+    allow(
+        function.getRole(),
+        List.of("logs:CreateLogStream", "logs:PutLogEvents"),
+        List.of(function.getLogGroup().getLogGroupArn()));
+    // A function in a VPC reaches it through network interfaces Lambda manages with these
+    // actions, which EC2 grants on no narrower resource.
+    allow(
+        function.getRole(),
+        List.of(
+            "ec2:CreateNetworkInterface",
+            "ec2:DescribeNetworkInterfaces",
+            "ec2:DescribeSubnets",
+            "ec2:DeleteNetworkInterface",
+            "ec2:AssignPrivateIpAddresses",
+            "ec2:UnassignPrivateIpAddresses"),
+        List.of("*"));
+  }
+
+  /** The plan files in the artifact bucket. */
+  private String plans() {
+    return props.tasks().artifacts().arnForObjects(Tasks.PLANS_PREFIX + "*");
+  }
+
+  private void lock(IRole role, String... actions) {
+    allow(role, List.of(actions), List.of(props.functions().lockParameterArn()));
+  }
+
+  /** ecs:RunTask of {@code task}'s family in this cluster, and passing its two roles to ECS. */
+  private void runTask(IRole role, FargateTaskDefinition task) {
+    role.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .actions(List.of("ecs:RunTask"))
+            .resources(
+                List.of(
+                    stack.formatArn(
+                        ArnComponents.builder()
+                            .service("ecs")
+                            .resource("task-definition")
+                            .resourceName(task.getFamily() + ":*")
+                            .build())))
+            .conditions(
+                Map.of("ArnEquals", Map.of("ecs:cluster", props.tasks().cluster().getClusterArn())))
+            .build());
+    role.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .actions(List.of("iam:PassRole"))
+            .resources(
+                List.of(task.getTaskRole().getRoleArn(), task.obtainExecutionRole().getRoleArn()))
+            .conditions(
+                Map.of("StringEquals", Map.of("iam:PassedToService", "ecs-tasks.amazonaws.com")))
+            .build());
+  }
+
+  private static void readSecret(IRole role, ISecret secret) {
+    allow(role, List.of("secretsmanager:GetSecretValue"), List.of(secret.getSecretArn()));
+  }
+
+  private static void assume(IRole role, List<String> roleArns) {
+    allow(role, List.of("sts:AssumeRole"), roleArns);
+  }
+
+  private static void allow(IRole role, List<String> actions, List<String> resources) {
+    role.addToPrincipalPolicy(
+        PolicyStatement.Builder.create().actions(actions).resources(resources).build());
+  }
+}
