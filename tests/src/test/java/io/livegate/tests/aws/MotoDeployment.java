@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.PlanArtifacts;
-import io.livegate.aws.SesMailer;
 import io.livegate.aws.SfnFlows;
 import io.livegate.aws.SfnTaskTokens;
 import io.livegate.aws.SsmMergeLock;
@@ -25,13 +24,12 @@ import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.CreateDeployStack;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.testing.RecordingStatuses;
-import io.livegate.core.vote.CastVote;
-import io.livegate.core.vote.RequestVotes;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.core.vote.VoteLinks;
 import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
+import io.livegate.lambdas.approval.ApprovalWiring;
 import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.sql.Metadb;
@@ -78,6 +76,7 @@ import software.amazon.awssdk.services.ecs.model.ContainerOverride;
 import software.amazon.awssdk.services.ecs.model.NetworkMode;
 import software.amazon.awssdk.services.ecs.model.Task;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sesv2.SesV2Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
@@ -106,8 +105,7 @@ public final class MotoDeployment implements AutoCloseable {
   private static final String MAIL_FROM = "livegate@example.com";
   private static final String VOTE_BASE_URL = "https://vote.example.com";
   private static final String BUCKET = "livegate-plans";
-  private static final byte[] VOTE_KEY =
-      "a vote-link key of at least thirty-two bytes".getBytes(StandardCharsets.UTF_8);
+  private static final String VOTE_KEY = "a vote-link key of at least thirty-two bytes";
   private static final Pattern VOTE_TOKEN = Pattern.compile("/vote\\?t=([A-Za-z0-9_.%\\-]+)");
   private static final Duration DRIVE_LIMIT = Duration.ofSeconds(120);
   private static final long POLL_MILLIS = 200;
@@ -151,7 +149,7 @@ public final class MotoDeployment implements AutoCloseable {
   final ApprovalRequestHandler approvalRequests;
   final ApprovalResponseHandler approvalResponses;
   final TerraRunJob terraRun;
-  final VoteLinks links = new VoteLinks(VOTE_KEY);
+  final VoteLinks links = new VoteLinks(VOTE_KEY.getBytes(StandardCharsets.UTF_8));
   private final List<TokenAnswer> decisions = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> handledTasks = new HashSet<>();
   private final Set<String> seenMails = new HashSet<>();
@@ -253,44 +251,36 @@ public final class MotoDeployment implements AutoCloseable {
     this.metadb = engine.metadb();
     this.statuses = engine.statuses();
     trigger = new TriggerHandler(TriggerHandler.parts(engine));
-    RequestVotes requestVotes =
-        new RequestVotes(
-            metadb.executions(),
-            metadb.deployments(),
-            links,
-            new SesMailer(ses, MAIL_FROM),
-            tokens,
-            new RequestVotes.Settings(
-                VOTE_BASE_URL, settings.approvalTimeout(), settings.skipEmpty()),
-            clock);
-    approvalRequests = new ApprovalRequestHandler(() -> requestVotes);
+    // The approval Lambdas as production wires them too, answering task tokens through a
+    // recorder that keeps each answer for the tests.
+    try (SecretsManagerClient secrets = moto.client(SecretsManagerClient.builder())) {
+      env.put(
+          RuntimeContract.Approval.VOTE_KEY_SECRET,
+          secrets.createSecret(r -> r.name("livegate/vote-key").secretString(VOTE_KEY)).arn());
+    }
+    env.put(RuntimeContract.Approval.MAIL_FROM, MAIL_FROM);
+    env.put(RuntimeContract.Approval.VOTE_BASE_URL, VOTE_BASE_URL);
+    env.put(RuntimeContract.Approval.SKIP_EMPTY, Boolean.toString(settings.skipEmpty()));
+    env.put(RuntimeContract.Artifacts.PLAN_BUCKET, BUCKET);
+    ApprovalWiring approval = ApprovalWiring.fromEnvironment(env);
+    approvalRequests = new ApprovalRequestHandler(approval::requestVotes);
+    ApprovalResponseHandler.Parts wired = approval.responseParts();
     FlowCallback recordedTokens =
         new FlowCallback() {
           @Override
           public boolean decide(String taskToken, FlowDecision decision) {
-            boolean accepted = tokens.decide(taskToken, decision);
+            boolean accepted = wired.callback().decide(taskToken, decision);
             decisions.add(new TokenAnswer(taskToken, decision, accepted));
             return accepted;
           }
 
           @Override
           public boolean fail(String taskToken, String error, String cause) {
-            return tokens.fail(taskToken, error, cause);
+            return wired.callback().fail(taskToken, error, cause);
           }
         };
     ApprovalResponseHandler.Parts parts =
-        new ApprovalResponseHandler.Parts(
-            new VoteDesk(
-                links,
-                new CastVote(metadb.votes(), clock),
-                metadb.executions(),
-                execution ->
-                    execution.planArtifact() == null
-                        ? "(not planned yet)"
-                        : plans.text(execution.planArtifact()),
-                clock),
-            metadb.executions(),
-            recordedTokens);
+        new ApprovalResponseHandler.Parts(wired.desk(), wired.executions(), recordedTokens);
     approvalResponses = new ApprovalResponseHandler(() -> parts);
     // The workspace persists between Plan and Apply and across units: it stands in for the units'
     // remote backend (S3 in production), since the units keep local state files and read their
