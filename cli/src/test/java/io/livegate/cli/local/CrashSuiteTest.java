@@ -323,14 +323,11 @@ class CrashSuiteTest {
   }
 
   private Process livegate(Path log, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(Livegate.class.getName());
-    command.addAll(List.of(args));
     Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        new ProcessBuilder(ChildJvm.command(Livegate.class, List.of(args)))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     started.add(process);
     return process;
   }

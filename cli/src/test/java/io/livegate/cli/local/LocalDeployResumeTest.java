@@ -74,6 +74,8 @@ class LocalDeployResumeTest {
         deploy,
         deployLog);
     assertThat(log(deployLog)).contains("[" + LiveRepos.DEV_DOO + "] Decide");
+    waitFor(
+        () -> postmasterPid().isPresent(), "postmaster.pid names the server", deploy, deployLog);
     long leftoverServer = postmasterPid().orElseThrow();
     Map<String, String> globalIds = TerraformState.ids(repo.root().resolve(LiveRepos.DEV_GLOBAL));
     Map<String, String> bazIds = TerraformState.ids(repo.root().resolve(LiveRepos.DEV_BAZ));
@@ -138,14 +140,11 @@ class LocalDeployResumeTest {
 
   /** Starts {@code livegate} in a new JVM with this test's classpath, output to {@code log}. */
   private Process livegate(Path log, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(Livegate.class.getName());
-    command.addAll(List.of(args));
     Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        new ProcessBuilder(ChildJvm.command(Livegate.class, List.of(args)))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     started.add(process);
     return process;
   }

@@ -44,12 +44,7 @@ class LocalMetadbTest {
   void whatWasRecordedSurvivesKillingLivegateAndItsServerTogether() throws Exception {
     Path data = dir.resolve("metadb");
     Process writer =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Writer.class.getName(),
-                data.toString())
+        new ProcessBuilder(ChildJvm.command(Writer.class, List.of(data.toString())))
             .redirectErrorStream(true)
             .start();
     started.add(writer.toHandle());

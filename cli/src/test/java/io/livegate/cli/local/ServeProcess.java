@@ -30,14 +30,12 @@ final class ServeProcess implements AutoCloseable {
   private final String webhook;
 
   private ServeProcess(List<String> arguments) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(Livegate.class.getName());
-    command.add("serve");
-    command.addAll(arguments);
-    process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    List<String> serve = new ArrayList<>(List.of("serve"));
+    serve.addAll(arguments);
+    process =
+        new ProcessBuilder(ChildJvm.command(Livegate.class, serve))
+            .redirectErrorStream(true)
+            .start();
     BufferedReader out =
         new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     String found = null;
@@ -56,6 +54,35 @@ final class ServeProcess implements AutoCloseable {
     Thread reader = new Thread(() -> out.lines().forEach(lines::add), "serve-output");
     reader.setDaemon(true);
     reader.start();
+  }
+
+  /**
+   * serve's arguments for a repository at a local path that GitHub's example payloads name ({@link
+   * Webhooks#REPOSITORY}, trunk {@link Webhooks#TRUNK}), with the terraform runner on a free port,
+   * and {@code more}.
+   */
+  static List<String> arguments(Path repo, Path accounts, Path secret, Path state, String... more) {
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                "--repo-url",
+                repo.toString(),
+                "--repository",
+                Webhooks.REPOSITORY,
+                "--trunk",
+                Webhooks.TRUNK,
+                "--accounts",
+                accounts.toString(),
+                "--webhook-secret-file",
+                secret.toString(),
+                "--runner",
+                "terraform",
+                "--port",
+                "0",
+                "--state-dir",
+                state.toString()));
+    arguments.addAll(List.of(more));
+    return arguments;
   }
 
   /** Starts serve with {@code arguments} and waits until it serves its webhook. */

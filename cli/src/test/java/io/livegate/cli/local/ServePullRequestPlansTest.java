@@ -79,27 +79,15 @@ class ServePullRequestPlansTest {
     Path token = Files.writeString(dir.resolve("github-token"), "ghs_serve-test");
     serve =
         ServeProcess.start(
-            List.of(
-                "--repo-url",
-                repo.root().toString(),
-                "--repository",
-                Webhooks.REPOSITORY,
-                "--trunk",
-                Webhooks.TRUNK,
-                "--accounts",
-                accounts.toString(),
-                "--webhook-secret-file",
-                secret.toString(),
+            ServeProcess.arguments(
+                repo.root(),
+                accounts,
+                secret,
+                dir.resolve("state"),
                 "--github-token-file",
                 token.toString(),
                 "--github-api-url",
-                github.baseUrl(),
-                "--runner",
-                "terraform",
-                "--port",
-                "0",
-                "--state-dir",
-                dir.resolve("state").toString()));
+                github.baseUrl()));
 
     ObjectNode opened = Webhooks.opened(12, head);
     ((ObjectNode) opened.get("pull_request").get("base")).put("sha", base);

@@ -47,26 +47,14 @@ class ServeRestartTest {
         Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
     Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
     List<String> arguments =
-        List.of(
-            "--repo-url",
-            repo.root().toString(),
-            "--repository",
-            Webhooks.REPOSITORY,
-            "--trunk",
-            Webhooks.TRUNK,
-            "--accounts",
-            accounts.toString(),
-            "--webhook-secret-file",
-            secret.toString(),
-            "--runner",
-            "terraform",
+        ServeProcess.arguments(
+            repo.root(),
+            accounts,
+            secret,
+            dir.resolve("state"),
             "--auto-approve",
             "--parallelism",
-            "1",
-            "--port",
-            "0",
-            "--state-dir",
-            dir.resolve("state").toString());
+            "1");
     ObjectNode merge = merged(11, first, base);
     ObjectNode redelivered = merged(12, second, first);
 

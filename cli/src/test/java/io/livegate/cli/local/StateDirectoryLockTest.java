@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -71,12 +72,7 @@ class StateDirectoryLockTest {
 
   private void holdInAnotherJvm() throws Exception {
     holder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Holder.class.getName(),
-                state.toString())
+        new ProcessBuilder(ChildJvm.command(Holder.class, List.of(state.toString())))
             .redirectErrorStream(true)
             .start();
     BufferedReader out =
