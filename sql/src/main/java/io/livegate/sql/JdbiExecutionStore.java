@@ -5,6 +5,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.flow.FlowState;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -224,13 +225,17 @@ public final class JdbiExecutionStore implements ExecutionStore {
     List<Execution> before =
         ExecutionRows.selectForUpdate(
             handle,
-            "e.id = ANY(:ids) AND e.status = ANY(:from)",
+            // The row lock orders this against entering Apply: an execution that entered it first
+            // is left to finish, one that enters it later finds itself aborted and applies nothing.
+            "e.id = ANY(:ids) AND e.status = ANY(:from) AND e.flow_state IS DISTINCT FROM :applying",
             "e.id",
             Map.of(
                 "ids",
                 executionIds.stream().mapToLong(Long::longValue).toArray(),
                 "from",
-                from.stream().map(ExecutionStatus::id).toArray(String[]::new)));
+                from.stream().map(ExecutionStatus::id).toArray(String[]::new),
+                "applying",
+                FlowState.APPLY.stateName()));
     if (before.isEmpty()) {
       return List.of();
     }

@@ -52,7 +52,9 @@ public interface ExecutionStore {
       Instant now);
 
   /**
-   * Aborts those of {@code executionIds} whose status is in {@code from}.
+   * Aborts those of {@code executionIds} whose status is in {@code from}, except an execution that
+   * has entered Apply: it is left to finish, so that its outcome and the resources it created are
+   * recorded and a rollback covers them. The same holds for the aborts of {@link #endAndAbort}.
    *
    * @return the executions that were aborted by this call, as they were before
    */

@@ -12,9 +12,11 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.OutcomeResult;
+import io.livegate.core.flow.FlowState;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.sql.testing.SyntheticDeployments;
 import io.livegate.sql.testing.TestEngine;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -68,6 +70,41 @@ class FailurePolicyTest {
     assertThat(failed.finished()).contains(DeploymentStatus.FAILED);
     assertThat(failed.releaseLock()).isTrue();
     assertThat(engine.release.release(id)).isEmpty();
+  }
+
+  @Test
+  void abortAllLetsAnExecutionInApplyFinishAndItsResourcesAreRolledBack() {
+    TestEngine engine = new TestEngine(EmbeddedMetadb.fresh(), FailurePolicy.ABORT_ALL);
+    long id = engine.create.create(TWO_CHAINS).deployment().id();
+    List<Execution> released = engine.release.release(id);
+    Execution dns = byUnit(released, "account-0/dns");
+    engine.executions.enterFlowState(dns.id(), FlowState.APPLY.stateName(), null, Instant.now());
+
+    OutcomeResult failed =
+        engine.outcomes.record(byUnit(released, "account-0/network").id(), ExecutionStatus.FAILED);
+
+    assertThat(failed.toStop()).isEmpty();
+    assertThat(failed.aborted())
+        .extracting(Execution::unit)
+        .containsExactly("account-0/app", "account-0/mail");
+    assertThat(failed.finished()).as("the apply of dns is still running").isEmpty();
+
+    engine.executions.recordNewResources(dns.id(), List.of("terraform_data.dns"));
+    OutcomeResult applied = engine.outcomes.record(dns.id(), ExecutionStatus.SUCCEEDED);
+
+    assertThat(applied.rollbacksAdded()).isEqualTo(1);
+    assertThat(engine.deployments.find(id).orElseThrow().status())
+        .isEqualTo(DeploymentStatus.ROLLING_BACK);
+    assertThat(engine.executions.find(dns.id()).orElseThrow().newResources())
+        .containsExactly("terraform_data.dns");
+    assertThat(engine.release.release(id))
+        .singleElement()
+        .satisfies(
+            rollback -> {
+              assertThat(rollback.unit()).isEqualTo("account-0/dns");
+              assertThat(rollback.rollback()).isTrue();
+              assertThat(rollback.spec().destroyTargets()).containsExactly("terraform_data.dns");
+            });
   }
 
   @Test
