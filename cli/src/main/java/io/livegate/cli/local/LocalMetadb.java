@@ -9,6 +9,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,6 +32,7 @@ import java.util.Optional;
  */
 public final class LocalMetadb implements AutoCloseable {
   private static final int MAX_CONNECTIONS = 16;
+  private static final int START_ATTEMPTS = 3;
 
   private final EmbeddedPostgres postgres;
   private final HikariDataSource pool;
@@ -46,19 +51,56 @@ public final class LocalMetadb implements AutoCloseable {
 
   public static LocalMetadb start(Path dataDirectory) {
     stopLeftoverServer(dataDirectory);
+    for (int attempt = 1; ; attempt++) {
+      EmbeddedPostgres postgres;
+      try {
+        postgres =
+            EmbeddedPostgres.builder()
+                .setDataDirectory(dataDirectory)
+                .setCleanDataDirectory(false)
+                .setPGStartupWait(Duration.ofSeconds(30))
+                .setServerConfig("fsync", "on")
+                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("full_page_writes", "on")
+                .start();
+      } catch (IOException | RuntimeException e) {
+        throw new LivegateException(
+            "cannot start the local metadb in " + dataDirectory + ": " + e.getMessage(), e);
+      }
+      if (serves(postgres, dataDirectory)) {
+        return new LocalMetadb(postgres);
+      }
+      // The free port the server was given was taken before it could bind it, and another
+      // PostgreSQL answered there: nothing may be read from it, let alone migrated.
+      stopQuietly(postgres);
+      if (attempt == START_ATTEMPTS) {
+        throw new LivegateException(
+            "cannot start the local metadb in "
+                + dataDirectory
+                + ": "
+                + START_ATTEMPTS
+                + " times, another PostgreSQL server answered on the port it was given");
+      }
+    }
+  }
+
+  /** Whether the server that answers {@code postgres}' address keeps its data in ours. */
+  static boolean serves(EmbeddedPostgres postgres, Path dataDirectory) {
+    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("SHOW data_directory")) {
+      return result.next()
+          && Path.of(result.getString(1)).toRealPath().equals(dataDirectory.toRealPath());
+    } catch (SQLException | IOException e) {
+      return false;
+    }
+  }
+
+  private static void stopQuietly(EmbeddedPostgres postgres) {
     try {
-      return new LocalMetadb(
-          EmbeddedPostgres.builder()
-              .setDataDirectory(dataDirectory)
-              .setCleanDataDirectory(false)
-              .setPGStartupWait(Duration.ofSeconds(30))
-              .setServerConfig("fsync", "on")
-              .setServerConfig("synchronous_commit", "on")
-              .setServerConfig("full_page_writes", "on")
-              .start());
+      postgres.close();
     } catch (IOException | RuntimeException e) {
-      throw new LivegateException(
-          "cannot start the local metadb in " + dataDirectory + ": " + e.getMessage(), e);
+      // it did not start: there is nothing of ours to stop
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -91,6 +92,19 @@ class LocalMetadbTest {
       assertThat(metadb.metadb().deployments().list(REPOSITORY)).isEmpty();
     }
     assertThat(unrelated.isAlive()).as("the unrelated process was never signalled").isTrue();
+  }
+
+  @Test
+  void aServerThatKeepsItsDataElsewhereIsNeverTakenForTheMetadb() throws Exception {
+    Path theirs = Files.createDirectories(dir.resolve("theirs"));
+    Path ours = Files.createDirectories(dir.resolve("ours"));
+    try (EmbeddedPostgres other =
+        EmbeddedPostgres.builder().setDataDirectory(theirs).setCleanDataDirectory(false).start()) {
+      assertThat(LocalMetadb.serves(other, theirs)).isTrue();
+      assertThat(LocalMetadb.serves(other, ours))
+          .as("another server on the port the metadb was given")
+          .isFalse();
+    }
   }
 
   private static String setting(LocalMetadb metadb, String name) {
