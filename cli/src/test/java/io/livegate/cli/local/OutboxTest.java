@@ -3,9 +3,9 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.deploy.Execution;
-import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.testing.Executions;
 import io.livegate.core.vote.VoteMail;
 import jakarta.mail.BodyPart;
 import jakarta.mail.Multipart;
@@ -13,7 +13,6 @@ import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -92,36 +91,6 @@ class OutboxTest {
   }
 
   private static Execution execution(String unit, String account) {
-    ExecutionSpec spec =
-        new ExecutionSpec(
-            unit,
-            account,
-            0,
-            List.of(),
-            List.of(),
-            List.of(),
-            List.of("platform-lead@example.com"),
-            1,
-            1,
-            null,
-            null,
-            false,
-            List.of());
-    Instant now = Instant.parse("2026-01-02T03:04:05Z");
-    return new Execution(
-        7,
-        1,
-        "d1-" + unit.replace('/', '-'),
-        spec,
-        ExecutionStatus.RUNNING,
-        List.of(),
-        null,
-        null,
-        null,
-        List.of(),
-        null,
-        now,
-        now,
-        null);
+    return Executions.of(7, unit, account, ExecutionStatus.RUNNING, List.of(), null);
   }
 }

@@ -92,6 +92,12 @@ final class ServeProcess implements AutoCloseable {
 
   /** Posts {@code payload} as GitHub does: signed, as event pull_request, with its delivery id. */
   HttpResponse<String> deliver(ObjectNode payload, String delivery) throws Exception {
+    return deliver(webhook, payload, delivery);
+  }
+
+  /** Posts {@code payload} to {@code webhook} as GitHub does. */
+  static HttpResponse<String> deliver(String webhook, ObjectNode payload, String delivery)
+      throws IOException, InterruptedException {
     byte[] body = Webhooks.bytes(payload);
     return HttpClient.newHttpClient()
         .send(

@@ -20,9 +20,6 @@ import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.sql.testing.Webhooks;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,18 +132,6 @@ class ServeTest {
 
   private static HttpResponse<String> post(String baseUrl, ObjectNode payload)
       throws IOException, InterruptedException {
-    byte[] body = Webhooks.bytes(payload);
-    return HttpClient.newHttpClient()
-        .send(
-            HttpRequest.newBuilder(URI.create(baseUrl + "/webhook"))
-                .header("X-GitHub-Event", "pull_request")
-                .header("X-GitHub-Delivery", UUID.randomUUID().toString())
-                .header(
-                    "X-Hub-Signature-256",
-                    WebhookSignature.sign(WebhookSignature.secret(Webhooks.SECRET), body))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    return ServeProcess.deliver(baseUrl + "/webhook", payload, UUID.randomUUID().toString());
   }
 }
