@@ -73,8 +73,17 @@ final class ResumeCli implements Callable<Integer> {
     }
   }
 
-  /** The oldest running deployment this resume has not run yet. */
+  /**
+   * The oldest running deployment this resume has not run yet. A run killed after it queued its
+   * deployment and before it took the lock leaves that deployment queued with the lock free, so
+   * each repository's queue is advanced first.
+   */
   private static Optional<Deployment> nextUnfinished(LocalWiring wiring, Set<Long> resumed) {
+    wiring.deployments.all().stream()
+        .filter(d -> d.status() == DeploymentStatus.QUEUED)
+        .map(d -> d.pullRequest().repository())
+        .distinct()
+        .forEach(wiring.startNext::startNext);
     return wiring.deployments.all().stream()
         .filter(
             d ->

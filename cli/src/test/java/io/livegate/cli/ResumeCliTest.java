@@ -18,7 +18,9 @@ import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
 import io.livegate.sql.testing.SyntheticDeployments;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +55,36 @@ class ResumeCliTest {
                 + " is running; deployment "
                 + id
                 + " is rollback_failed; a rollback failed, so the lock stays held");
+  }
+
+  @Test
+  void resumeStartsADeploymentThatWasQueuedWhenTheRunStoppedBeforeTakingTheLock() {
+    long id;
+    try (LocalWiring wiring = new LocalWiring(state)) {
+      // What a deploy killed between queueing its deployment and starting it leaves behind.
+      id =
+          wiring
+              .deployments
+              .create(
+                  SyntheticDeployments.command(1, SyntheticDeployments.accounts(1), List.of())
+                      .pullRequest(),
+                  List.of(),
+                  Map.of(),
+                  Instant.now())
+              .deployment()
+              .id();
+      assertThat(wiring.deployments.find(id).orElseThrow().status())
+          .isEqualTo(DeploymentStatus.QUEUED);
+    }
+
+    CliRun resume =
+        CliRun.withPath("resume", "--state-dir", state.toString(), "--runner", "terraform");
+
+    assertThat(resume.exitCode()).as(resume.toString()).isZero();
+    try (LocalWiring wiring = new LocalWiring(state)) {
+      assertThat(wiring.deployments.find(id).orElseThrow().status())
+          .isEqualTo(DeploymentStatus.SUCCEEDED);
+    }
   }
 
   /**
