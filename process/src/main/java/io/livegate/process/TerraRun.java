@@ -15,6 +15,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Plans and applies one execution with terraform or terragrunt as processes: the local runtime's
@@ -214,12 +216,17 @@ public final class TerraRun {
       return Step.failed(failure("show", approvedJson));
     }
     List<String> approved = PlanJson.changes(approvedJson.stdout());
+    List<String> released = new ArrayList<>();
     Step<Plan> replanned =
-        plan(
-            execution.unit(),
-            execution.name() + "-resumed",
-            execution.spec().planCommands(),
-            execution.spec().planRole());
+        releasingTheLockItLeft(
+            execution,
+            released,
+            () ->
+                plan(
+                    execution.unit(),
+                    execution.name() + "-resumed",
+                    execution.spec().planCommands(),
+                    execution.spec().planRole()));
     if (replanned.error() != null) {
       return Step.failed(replanned.error());
     }
@@ -228,7 +235,7 @@ public final class TerraRun {
       return new Step<>(
           new Resumed(
               newResources(execution, newProviders),
-              "the interrupted apply had finished; not applied again"),
+              "the interrupted apply had finished; not applied again" + String.join("", released)),
           null);
     }
     List<String> unapproved =
@@ -242,15 +249,66 @@ public final class TerraRun {
     if (!sha256(left.file()).equals(left.sha256())) {
       return Step.failed("the plan of what was left changed on disk; nothing was applied");
     }
-    String error = applyPlanFile(execution, left.file());
-    if (error != null) {
-      return Step.failed(error);
+    Step<Path> applied =
+        releasingTheLockItLeft(
+            execution,
+            released,
+            () -> {
+              String error = applyPlanFile(execution, left.file());
+              return error == null ? new Step<>(left.file(), null) : Step.failed(error);
+            });
+    if (applied.error() != null) {
+      return Step.failed(applied.error());
     }
     return new Step<>(
         new Resumed(
             newResources(execution, newProviders),
-            "completed an interrupted apply (" + String.join("; ", left.changes()) + ")"),
+            "completed an interrupted apply ("
+                + String.join("; ", left.changes())
+                + ")"
+                + String.join("", released)),
         null);
+  }
+
+  /**
+   * Runs {@code step} of finishing an interrupted apply. When the state lock refuses it and the
+   * lock is the one the interrupted apply took (its start was recorded before it ran), that lock is
+   * released with {@code force-unlock} and the step runs once more; {@code released} gets a note
+   * saying so. A lock that anything else holds is never broken: the step fails naming its holder.
+   */
+  private <T> Step<T> releasingTheLockItLeft(
+      Execution execution, List<String> released, Supplier<Step<T>> step) {
+    Step<T> first = step.get();
+    Optional<StateLock> lock =
+        first.error() == null ? Optional.empty() : StateLock.holder(first.error());
+    if (lock.isEmpty()) {
+      return first;
+    }
+    StateLock held = lock.get();
+    if (!StateLock.ApplyStart.read(applyStartFile(execution)).map(held::leftBy).orElse(false)) {
+      return Step.failed(
+          "the state of "
+              + execution.unit()
+              + " is locked by "
+              + held.who()
+              + " ("
+              + held.operation()
+              + " since "
+              + held.created()
+              + ", lock "
+              + held.id()
+              + "), which is not the interrupted apply; livegate never breaks a lock it did not"
+              + " leave: once that run is gone, release it with force-unlock "
+              + held.id()
+              + " and resume");
+    }
+    CommandResult unlocked =
+        run(kind.forceUnlockCommand(execution.unit(), execution.spec().applyRole(), held.id()));
+    if (unlocked.exitCode() != 0) {
+      return Step.failed(failure("force-unlock", unlocked));
+    }
+    released.add("; released the state lock " + held.id() + " that the interrupted apply left");
+    return step.get();
   }
 
   /** Where an apply's PID is kept while it runs. */
@@ -258,7 +316,21 @@ public final class TerraRun {
     return plans.resolve(execution.name() + ".apply.pid");
   }
 
+  /** Where the start of an apply is recorded before it runs ({@link StateLock.ApplyStart}). */
+  private Path applyStartFile(Execution execution) {
+    return plans.resolve(execution.name() + ".apply.start");
+  }
+
   private String applyPlanFile(Execution execution, Path planFile) {
+    try {
+      StateLock.ApplyStart.now().write(applyStartFile(execution));
+    } catch (IOException e) {
+      return "cannot record the start of the apply in "
+          + applyStartFile(execution)
+          + ": "
+          + e.getMessage()
+          + "; nothing was applied";
+    }
     for (List<String> command : execution.spec().applyCommands()) {
       CommandResult result =
           runner.run(

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
-import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.core.testing.ScriptedCommandRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -181,59 +179,11 @@ class TerraRunTest {
     assertThat(argv).containsSequence("--terragrunt-iam-role", applyRole).doesNotContain(planRole);
   }
 
-  /** The execution after Plan: with its saved plan's hash and summary, as the metadb has it. */
   private Execution planned(Execution execution) {
-    TerraRun.Step<TerraRun.Plan> plan = terraRun.plan(execution);
-    assertThat(plan.error()).isNull();
-    return new Execution(
-        execution.id(),
-        execution.deploymentId(),
-        execution.name(),
-        execution.spec(),
-        execution.status(),
-        execution.dependsOn(),
-        plan.value().file().toString(),
-        plan.value().sha256(),
-        plan.value().summary(),
-        List.of(),
-        "approved",
-        execution.createdAt(),
-        execution.startedAt(),
-        null);
+    return UnitExecutions.planned(terraRun, execution);
   }
 
   private static Execution execution(String name, List<String> destroyTargets) {
-    RunnerKind terraform = RunnerKind.TERRAFORM;
-    ExecutionSpec spec =
-        new ExecutionSpec(
-            UNIT,
-            "default",
-            0,
-            List.of(),
-            terraform.planCommands(UNIT, null, destroyTargets),
-            terraform.applyCommands(UNIT, null),
-            List.of("operator@localhost"),
-            1,
-            1,
-            null,
-            null,
-            !destroyTargets.isEmpty(),
-            destroyTargets);
-    Instant now = Instant.now();
-    return new Execution(
-        1,
-        1,
-        name,
-        spec,
-        ExecutionStatus.RUNNING,
-        List.of(),
-        null,
-        null,
-        null,
-        List.of(),
-        null,
-        now,
-        now,
-        null);
+    return UnitExecutions.execution(UNIT, name, destroyTargets);
   }
 }

@@ -64,6 +64,13 @@ public enum RunnerKind {
       show.addAll(arguments);
       return withRole(show, role);
     }
+
+    @Override
+    public List<String> forceUnlockCommand(String unit, String role, String lockId) {
+      return withRole(
+          List.of("terragrunt", "force-unlock", "--terragrunt-working-dir", unit, "-force", lockId),
+          role);
+    }
   },
   TERRAFORM {
     @Override
@@ -105,6 +112,11 @@ public enum RunnerKind {
       show.addAll(arguments);
       return show;
     }
+
+    @Override
+    public List<String> forceUnlockCommand(String unit, String role, String lockId) {
+      return List.of("terraform", "-chdir=" + unit, "force-unlock", "-force", lockId);
+    }
   };
 
   /**
@@ -139,6 +151,12 @@ public enum RunnerKind {
    * {@code show} for a unit: with a plan file argument it prints the plan, without it the state.
    */
   public abstract List<String> showCommand(String unit, String role, List<String> arguments);
+
+  /**
+   * Releases the state lock {@code lockId} of a unit without asking: only for a lock that livegate
+   * knows its own killed apply left.
+   */
+  public abstract List<String> forceUnlockCommand(String unit, String role, String lockId);
 
   private static List<String> withRole(List<String> command, String role) {
     if (role == null) {
