@@ -42,6 +42,10 @@ from moto.stepfunctions.parser.asl.component.common.error_name.states_error_name
 from moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_ecs import (
     StateTaskServiceEcs,
 )
+from moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_callback import (
+    StateTaskServiceCallback,
+)
+from moto.stepfunctions.parser.asl.eval.callback.callback import CallbackEndpoint
 from moto.stepfunctions.parser.asl.eval.event.event_detail import EventDetails
 from moto.stepfunctions.parser.asl.utils.encoding import to_json_str
 from moto.stepfunctions.parser.models import StepFunctionsParserBackend
@@ -171,6 +175,26 @@ def _send_task_failure_with_cause(self):
 
 
 StepFunctionResponse.send_task_failure = _send_task_failure_with_cause
+
+
+# Patch 6. moto 5.2.1 keeps one callback endpoint per Task state's token for every attempt, and the
+# end of an attempt interrupts it, so the retry of an ecs:runTask.sync attempt that failed (a task
+# that stopped with a non-zero exit code) ends at once with TaskTimedOut. On AWS each attempt
+# starts afresh: a retried attempt gets a new endpoint.
+_eval_integration_pattern = StateTaskServiceCallback._eval_integration_pattern
+
+
+def _eval_integration_pattern_with_fresh_endpoint(self, env, *args, **kwargs):
+    token = env.states.context_object.context_object_data.get("Task", {}).get("Token")
+    endpoint = env.callback_pool_manager.get(token) if token else None
+    if endpoint is not None and endpoint._notify_event.is_set():
+        env.callback_pool_manager._pool[token] = CallbackEndpoint(callback_id=token)
+    return _eval_integration_pattern(self, env, *args, **kwargs)
+
+
+StateTaskServiceCallback._eval_integration_pattern = (
+    _eval_integration_pattern_with_fresh_endpoint
+)
 
 
 if __name__ == "__main__":

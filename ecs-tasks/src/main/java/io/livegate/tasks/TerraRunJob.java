@@ -132,7 +132,13 @@ public final class TerraRunJob {
     }
   }
 
-  /** Applies the approved plan; a non-zero exit fails the flow's Apply. */
+  /**
+   * Applies the approved plan; a non-zero exit fails the flow's Apply. When an earlier Apply task
+   * of this execution entered Apply and stopped without an outcome (its container was killed), the
+   * flow retries the state and this one finishes that apply instead ({@link
+   * TerraRun#finishInterruptedApply}): what is left of the approved changes is applied, anything
+   * else fails. An apply that failed is recorded as Failed, so a retry never runs it again.
+   */
   public int apply(long executionId) {
     Optional<Execution> found = running(executionId);
     if (found.isEmpty()) {
@@ -144,25 +150,50 @@ public final class TerraRunJob {
       log.accept("[" + execution.unit() + "] has no recorded plan; nothing applied");
       return 1;
     }
-    executions.enterFlowState(executionId, FlowState.APPLY.stateName(), null, clock.instant());
+    Optional<String> before = executions.flowState(executionId);
+    if (before.equals(Optional.of(FlowState.FAILED.stateName()))) {
+      log.accept("[" + execution.unit() + "] its apply failed before; not applied again");
+      return 1;
+    }
+    boolean interrupted = before.equals(Optional.of(FlowState.APPLY.stateName()));
+    executions.enterFlowState(
+        executionId,
+        FlowState.APPLY.stateName(),
+        interrupted ? "resumed: the previous Apply task stopped without an outcome" : null,
+        clock.instant());
     Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
-    publish(deployment, execution, State.PENDING, "applying");
+    publish(
+        deployment,
+        execution,
+        State.PENDING,
+        interrupted ? "finishing an interrupted apply" : "applying");
     TerraRun terraRun = terraRun(deployment, execution);
     artifacts.download(execution.planArtifact(), terraRun.planFile(execution));
     Set<String> newProviders = Set.copyOf(execution.planSummary().newProviders());
-    TerraRun.Step<List<String>> applied = terraRun.apply(execution, newProviders);
+    TerraRun.Step<List<String>> applied;
+    String done;
+    if (interrupted) {
+      TerraRun.Step<TerraRun.Resumed> resumed =
+          terraRun.finishInterruptedApply(execution, newProviders);
+      applied =
+          resumed.error() == null
+              ? new TerraRun.Step<>(resumed.value().newResources(), null)
+              : new TerraRun.Step<>(null, resumed.error());
+      done = resumed.error() == null ? resumed.value().detail() : null;
+    } else {
+      applied = terraRun.apply(execution, newProviders);
+      done = "applied " + StatusTexts.summary(execution.planSummary());
+    }
     if (applied.error() == null) {
       executions.recordNewResources(executionId, applied.value());
-      log.accept("[" + execution.unit() + "] applied");
-      publish(
-          deployment,
-          execution,
-          State.SUCCESS,
-          "applied " + StatusTexts.summary(execution.planSummary()));
+      log.accept("[" + execution.unit() + "] " + done);
+      publish(deployment, execution, State.SUCCESS, done);
       return 0;
     }
     // What the apply created before it failed is in the state: recorded, the rollback destroys it.
     executions.recordNewResources(executionId, terraRun.newResources(execution, newProviders));
+    executions.enterFlowState(
+        executionId, FlowState.FAILED.stateName(), applied.error(), clock.instant());
     log.accept("[" + execution.unit() + "] apply failed: " + applied.error());
     publish(
         deployment,

@@ -194,8 +194,9 @@ public final class TerraRun {
   }
 
   /**
-   * Finishes an apply that livegate's death interrupted: the unit is planned again at the same
-   * commit with the same role. No changes left: the interrupted apply had finished. Changes left
+   * Finishes an apply that livegate's death (or its task's) interrupted: the unit is planned again
+   * at the same commit with the apply role, the role of the step being finished (on AWS the apply
+   * task may assume no other). No changes left: the interrupted apply had finished. Changes left
    * that the voters approved (the same addresses with the same actions, nothing new): they are
    * applied without a new vote. Anything else fails, and nothing more is applied.
    */
@@ -206,12 +207,11 @@ public final class TerraRun {
       return Step.failed(
           "the approved plan " + approvedFile + " is missing or changed; nothing was applied");
     }
+    String applyRole = execution.spec().applyRole();
     CommandResult approvedJson =
         run(
             kind.showCommand(
-                execution.unit(),
-                execution.spec().planRole(),
-                List.of("-json", approvedFile.toString())));
+                execution.unit(), applyRole, List.of("-json", approvedFile.toString())));
     if (approvedJson.exitCode() != 0) {
       return Step.failed(failure("show", approvedJson));
     }
@@ -225,8 +225,9 @@ public final class TerraRun {
                 plan(
                     execution.unit(),
                     execution.name() + "-resumed",
-                    execution.spec().planCommands(),
-                    execution.spec().planRole()));
+                    kind.planCommands(
+                        execution.unit(), applyRole, execution.spec().destroyTargets()),
+                    applyRole));
     if (replanned.error() != null) {
       return Step.failed(replanned.error());
     }

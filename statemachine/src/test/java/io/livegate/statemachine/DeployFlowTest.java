@@ -127,6 +127,18 @@ class DeployFlowTest {
   }
 
   @Test
+  void anApplyWhoseTaskStoppedIsRetriedOnceSoTerraRunCanFinishIt() throws Exception {
+    JsonNode retries = definition().get("States").get("Apply").get("Retry");
+
+    assertThat(retries.findValues("ErrorEquals").toString()).contains("States.TaskFailed");
+    for (JsonNode retry : retries) {
+      if (retry.get("ErrorEquals").toString().contains("States.TaskFailed")) {
+        assertThat(retry.get("MaxAttempts").asInt()).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
   void theEndsOutputTheExecutionIdAndAStatusTheTriggerReads() throws Exception {
     JsonNode states = definition().get("States");
     Map<String, ExecutionStatus> expected =

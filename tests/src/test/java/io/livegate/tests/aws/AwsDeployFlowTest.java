@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The deploy flow on AWS, end to end against moto (see {@link MotoDeployment}): the real ASL in
@@ -261,6 +263,37 @@ class AwsDeployFlowTest {
     }
     assertThat(repository.resolve("app/c/terraform.tfstate")).doesNotExist();
     assertThat(flow.deploymentStatus()).isEqualTo(DeploymentStatus.FAILED);
+    assertThat(flow.lock.current()).isEmpty();
+  }
+
+  @ParameterizedTest(name = "killed {0} terraform applied")
+  @ValueSource(strings = {"before", "after"})
+  void anApplyWhoseTaskWasKilledIsFinishedByTheRetriedTaskWithoutApplyingTwice(String when) {
+    MotoDeployment flow =
+        flow(live -> LiveRepos.single(live, LiveRepos.APPS_ACCOUNTS), Duration.ofMinutes(10), 3600);
+    flow.killTheFirstApplyOf("app/a", when.equals("after"));
+
+    flow.deploy();
+    flow.drive(e -> Vote.Choice.APPROVE);
+
+    Execution a = flow.execution("app/a");
+    assertThat(a.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+    assertThat(a.newResources()).containsExactly("terraform_data.this");
+    assertThat(flow.metadb.executions().flowEvents(a.id()))
+        .contains("Apply: resumed: the previous Apply task stopped without an outcome");
+    assertThat(flow.commitStatuses().of(StatusTexts.deployContext("app/a", false)))
+        .last()
+        .satisfies(
+            status ->
+                assertThat(status.description())
+                    .isEqualTo(
+                        when.equals("after")
+                            ? "the interrupted apply had finished; not applied again"
+                            : "completed an interrupted apply (terraform_data.this: create)"));
+    Path unit = flow.workspace().resolve("repository").resolve("app/a");
+    assertThat(TerraformState.resources(unit)).containsOnlyKeys("terraform_data.this");
+    assertThat(flow.sfnStatuses()).containsEntry(a.name(), "SUCCEEDED");
+    assertThat(flow.deploymentStatus()).isEqualTo(DeploymentStatus.SUCCEEDED);
     assertThat(flow.lock.current()).isEmpty();
   }
 }

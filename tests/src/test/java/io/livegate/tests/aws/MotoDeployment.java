@@ -19,6 +19,7 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.flow.FlowDecision;
+import io.livegate.core.flow.FlowState;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.CreateDeployStack;
@@ -65,6 +66,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -110,6 +112,9 @@ public final class MotoDeployment implements AutoCloseable {
   private static final Duration DRIVE_LIMIT = Duration.ofSeconds(120);
   private static final long POLL_MILLIS = 200;
 
+  /** A container's exit code after SIGKILL. */
+  private static final int KILLED = 137;
+
   /**
    * How the deployment runs.
    *
@@ -152,6 +157,7 @@ public final class MotoDeployment implements AutoCloseable {
   final VoteLinks links = new VoteLinks(VOTE_KEY.getBytes(StandardCharsets.UTF_8));
   private final List<TokenAnswer> decisions = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> handledTasks = new HashSet<>();
+  private final Map<String, Boolean> killFirstApply = new ConcurrentHashMap<>();
   private final Set<String> seenMails = new HashSet<>();
   private final Set<Long> voted = new HashSet<>();
   private final Map<Long, Map<String, Map<Vote.Choice, String>>> ballots = new TreeMap<>();
@@ -406,8 +412,30 @@ public final class MotoDeployment implements AutoCloseable {
     return busy;
   }
 
+  /**
+   * Makes the first Apply task of {@code unit} stop as a killed container does (exit 137), before
+   * terraform changed anything or, with {@code afterApplying}, after the apply but before the task
+   * could report it.
+   */
+  void killTheFirstApplyOf(String unit, boolean afterApplying) {
+    killFirstApply.put(unit, afterApplying);
+  }
+
   /** An exception out of terra-run apply ends the container's main with a non-zero code. */
   private int applyInContainer(long executionId) {
+    Execution execution = metadb.executions().find(executionId).orElseThrow();
+    Boolean afterApplying = killFirstApply.remove(execution.unit());
+    if (afterApplying != null) {
+      if (afterApplying) {
+        assertThat(terraRun.apply(executionId)).as("the apply the kill follows").isZero();
+      } else {
+        // terra-run's first step: the container dies right after it.
+        metadb
+            .executions()
+            .enterFlowState(executionId, FlowState.APPLY.stateName(), null, Instant.now());
+      }
+      return KILLED;
+    }
     try {
       return terraRun.apply(executionId);
     } catch (RuntimeException e) {
