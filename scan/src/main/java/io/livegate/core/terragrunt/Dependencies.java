@@ -143,6 +143,7 @@ final class Dependencies {
     if (RepoPaths.fileName(target).endsWith(".hcl") && config.reader().tree().isFile(target)) {
       target = RepoPaths.parent(target);
     }
-    return new DependencyDeclaration(target, file, attribute.line(), declaredAs);
+    return new DependencyDeclaration(
+        UnitDiscovery.unitId(target), file, attribute.line(), declaredAs);
   }
 }

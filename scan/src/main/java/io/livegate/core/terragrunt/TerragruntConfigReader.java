@@ -1,6 +1,5 @@
 package io.livegate.core.terragrunt;
 
-import io.livegate.core.RepoPaths;
 import io.livegate.core.hcl.HclDocument;
 import io.livegate.core.hcl.InvalidHcl;
 import io.livegate.core.hcl.Unknown;
@@ -45,14 +44,18 @@ public final class TerragruntConfigReader {
    * @throws InvalidTerragruntConfig when its dependencies cannot be worked out
    */
   public UnitConfig read(String unit) {
-    String file = RepoPaths.join(unit, CONFIG_FILE);
+    String file = UnitDiscovery.configFile(unit);
     Set<FileRead> reads = new LinkedHashSet<>();
     List<String> warnings = new ArrayList<>();
     // A unit's own config is parsed here and not cached: only included and read files are shared
     // between units, and keeping every unit's tree would hold the whole repository in memory.
     ConfigEvaluation config =
         ConfigEvaluation.forUnit(
-            this, HclDocument.parse(file, tree.read(file)), unit, reads, warnings);
+            this,
+            HclDocument.parse(file, tree.read(file)),
+            UnitDiscovery.directory(unit),
+            reads,
+            warnings);
     List<DependencyDeclaration> dependencies = config.dependencies();
     config
         .sourceDirectory()
