@@ -107,7 +107,7 @@ final class ConfigEvaluation implements Scope {
             .orElse(null);
     ConfigEvaluation declaring = this;
     if (source == null) {
-      for (Includes.Include include : includes.all().values()) {
+      for (Includes.Include include : includes.all()) {
         Optional<Attribute> included =
             include.config().document().blocks("terraform").stream()
                 .flatMap(block -> block.attribute("source").stream())
@@ -147,7 +147,7 @@ final class ConfigEvaluation implements Scope {
    */
   void evaluateEverything() {
     evaluateAll();
-    includes.all().values().forEach(include -> include.config().evaluateAll());
+    includes.all().forEach(include -> include.config().evaluateAll());
   }
 
   private void evaluateAll() {
@@ -234,6 +234,19 @@ final class ConfigEvaluation implements Scope {
    * directory; {@code null} when it leads outside the repository.
    */
   String toRepoPath(String path) {
+    return toRepoPath(path, terragruntDir);
+  }
+
+  /**
+   * The repo-relative form of a path that a file function reads ({@code file()}, {@code
+   * read_terragrunt_config()}, ...): a relative one is read against the directory of the file being
+   * evaluated, which for an included file is its own directory, not the unit's.
+   */
+  String fileToRepoPath(String path) {
+    return toRepoPath(path, includedFile == null ? terragruntDir : RepoPaths.parent(includedFile));
+  }
+
+  private String toRepoPath(String path, String relativeTo) {
     String root = reader.tree().root();
     if (path.startsWith("/")) {
       String normalizedRoot = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
@@ -245,6 +258,6 @@ final class ConfigEvaluation implements Scope {
           ? normalized.substring(normalizedRoot.length() + 1)
           : null;
     }
-    return RepoPaths.normalize(RepoPaths.join(terragruntDir, path));
+    return RepoPaths.normalize(RepoPaths.join(relativeTo, path));
   }
 }

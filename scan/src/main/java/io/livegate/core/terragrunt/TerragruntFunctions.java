@@ -55,7 +55,11 @@ final class TerragruntFunctions {
           config
               .includes()
               .related(
-                  arguments, file, line, include -> config.absolute(RepoPaths.parent(include)));
+                  arguments,
+                  file,
+                  line,
+                  include -> config.absolute(RepoPaths.parent(include)),
+                  config.absolute(terragruntDir));
       case "path_relative_to_include" ->
           config
               .includes()
@@ -63,7 +67,8 @@ final class TerragruntFunctions {
                   arguments,
                   file,
                   line,
-                  include -> RepoPaths.relative(RepoPaths.parent(include), terragruntDir));
+                  include -> RepoPaths.relative(RepoPaths.parent(include), terragruntDir),
+                  ".");
       case "path_relative_from_include" ->
           config
               .includes()
@@ -71,7 +76,8 @@ final class TerragruntFunctions {
                   arguments,
                   file,
                   line,
-                  include -> RepoPaths.relative(terragruntDir, RepoPaths.parent(include)));
+                  include -> RepoPaths.relative(terragruntDir, RepoPaths.parent(include)),
+                  ".");
       case "get_repo_root" -> config.reader().tree().root();
       case "get_path_from_repo_root" -> terragruntDir.isEmpty() ? "." : terragruntDir;
       case "get_path_to_repo_root" -> RepoPaths.relative(terragruntDir, "");
@@ -146,7 +152,7 @@ final class TerragruntFunctions {
           ? argument
           : Unknown.at(file, line, "read_terragrunt_config() needs a path");
     }
-    String target = config.toRepoPath(path);
+    String target = config.fileToRepoPath(path);
     TerragruntConfigReader reader = config.reader();
     if (target == null || !reader.tree().isFile(target)) {
       return arguments.size() > 1
@@ -201,7 +207,7 @@ final class TerragruntFunctions {
     if (!(argument instanceof String path)) {
       return argument instanceof Unknown ? argument : Unknown.at(file, line, "file() needs a path");
     }
-    String target = config.toRepoPath(path);
+    String target = config.fileToRepoPath(path);
     if (target == null || !config.reader().tree().isFile(target)) {
       return Unknown.at(file, line, "file(): '" + path + "' does not exist");
     }
