@@ -12,12 +12,15 @@ import io.livegate.core.terragrunt.InvalidTerragruntConfig;
 import io.livegate.core.terragrunt.TerragruntConfigReader;
 import io.livegate.core.terragrunt.UnitConfig;
 import io.livegate.core.terragrunt.UnitDiscovery;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
@@ -39,12 +42,14 @@ public final class UnitGraph {
   private final Map<String, SortedSet<String>> dependents = new HashMap<>();
   private final Map<String, Map<String, FileRead.Via>> readers = new HashMap<>();
   private final List<String> warnings;
+  private final SortedMap<String, String> excluded = new TreeMap<>();
 
   private UnitGraph(
       SortedMap<String, Account> accounts, Map<String, UnitConfig> configs, List<String> warnings) {
     this.accounts = accounts;
     this.configs = configs;
     this.warnings = List.copyOf(warnings);
+    excludeDependencies();
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
         dependents.computeIfAbsent(dependency.target(), unit -> new TreeSet<>()).add(config.unit());
@@ -169,7 +174,8 @@ public final class UnitGraph {
               unit,
               resolved,
               config == null ? Set.of() : config.reads(),
-              config == null ? List.of() : config.warnings()));
+              config == null ? List.of() : config.warnings(),
+              config == null ? Optional.empty() : config.exclusion()));
     }
     describe(problems).forEach(problem -> warnings.add("--allow-partial: " + problem));
     return new UnitGraph(units, configs, warnings);
@@ -245,6 +251,43 @@ public final class UnitGraph {
       what = "does not exist";
     }
     return dependency.where() + ": depends on '" + target + "', which " + what;
+  }
+
+  /**
+   * The units terragrunt leaves out of plan and apply, each with why: its own {@code exclude} or
+   * {@code skip}, or, for every unit it depends on (transitively), a unit's exclude with {@code
+   * exclude_dependencies}.
+   */
+  private void excludeDependencies() {
+    for (UnitConfig config : new TreeMap<>(configs).values()) {
+      config.exclusion().ifPresent(exclusion -> excluded.put(config.unit(), exclusion.where()));
+    }
+    for (UnitConfig config : new TreeMap<>(configs).values()) {
+      if (config.exclusion().isEmpty() || !config.exclusion().get().excludeDependencies()) {
+        continue;
+      }
+      Deque<String> queue = new ArrayDeque<>(List.of(config.unit()));
+      while (!queue.isEmpty()) {
+        for (DependencyDeclaration dependency : configs.get(queue.poll()).dependencies()) {
+          String target = dependency.target();
+          if (configs.containsKey(target) && !excluded.containsKey(target)) {
+            excluded.put(
+                target,
+                "a dependency of "
+                    + config.unit()
+                    + ", whose "
+                    + config.exclusion().get().where()
+                    + " leaves out its dependencies");
+            queue.add(target);
+          }
+        }
+      }
+    }
+  }
+
+  /** The units left out by their configs or a dependent's, with why; sorted by unit. */
+  public SortedMap<String, String> excluded() {
+    return excluded;
   }
 
   /** What reading the graph noticed that does not stop a scan, such as parent configs. */

@@ -11,6 +11,7 @@ import io.livegate.core.repo.GitRepo;
 import io.livegate.core.stack.AccountOrder;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.ExcludedUnit;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.stack.Reason;
 import io.livegate.core.stack.ScanMode;
@@ -140,14 +141,16 @@ final class ChangeSet {
       Accounts accounts,
       SortedMap<String, Set<Reason>> changed,
       SortedMap<String, DeletedUnit> deleted) {
-    SortedSet<String> members = new TreeSet<>(changed.keySet());
-    Deque<String> queue = new ArrayDeque<>(changed.keySet());
-    while (!queue.isEmpty()) {
-      for (String dependent : graph.dependents(queue.poll())) {
-        if (members.add(dependent)) {
-          queue.add(dependent);
-        }
-      }
+    SortedSet<String> members = withDependents(changed.keySet(), graph, Set.of());
+    List<ExcludedUnit> excluded = new ArrayList<>();
+    SortedSet<String> left = new TreeSet<>(members);
+    left.retainAll(graph.excluded().keySet());
+    for (String unit : left) {
+      excluded.add(new ExcludedUnit(unit, graph.account(unit).name(), graph.excluded().get(unit)));
+    }
+    if (!left.isEmpty()) {
+      // A unit left out is not applied, so what depends only on it has nothing new to deploy.
+      members = withDependents(changed.keySet(), graph, graph.excluded().keySet());
     }
     Map<String, Integer> layers =
         Layering.layers(members, graph.edgesWithin(members), graph::account, accounts);
@@ -187,6 +190,29 @@ final class ChangeSet {
         accountOrders,
         executions,
         List.copyOf(deleted.values()),
+        excluded,
         List.copyOf(warnings));
+  }
+
+  /**
+   * {@code units} and every unit that depends on them, transitively, never entering {@code skip}.
+   */
+  private static SortedSet<String> withDependents(
+      Set<String> units, UnitGraph graph, Set<String> skip) {
+    SortedSet<String> members = new TreeSet<>();
+    Deque<String> queue = new ArrayDeque<>();
+    for (String unit : units) {
+      if (!skip.contains(unit) && members.add(unit)) {
+        queue.add(unit);
+      }
+    }
+    while (!queue.isEmpty()) {
+      for (String dependent : graph.dependents(queue.poll())) {
+        if (!skip.contains(dependent) && members.add(dependent)) {
+          queue.add(dependent);
+        }
+      }
+    }
+    return members;
   }
 }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -57,11 +58,12 @@ public final class TerragruntConfigReader {
             reads,
             warnings);
     List<DependencyDeclaration> dependencies = config.dependencies();
+    Optional<Exclusion> exclusion = config.exclusion();
     config
         .sourceDirectory()
         .ifPresent(dir -> reads.add(new FileRead(dir, FileRead.Via.TERRAFORM_SOURCE)));
     config.evaluateEverything();
-    return new UnitConfig(unit, dependencies, reads, warnings);
+    return new UnitConfig(unit, dependencies, reads, warnings, exclusion);
   }
 
   SourceTree tree() {
