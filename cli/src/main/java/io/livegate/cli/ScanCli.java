@@ -103,10 +103,19 @@ final class ScanCli implements Callable<Integer> {
   @Option(
       names = "--file-pattern",
       paramLabel = "REGEX",
-      defaultValue = ".+\\.(hcl|tf|tfvars|json)$",
+      defaultValue = ".+\\.(hcl|tf|tfvars|json)",
       description =
-          "Which changed files count, matched against the repo-relative path (default: ${DEFAULT-VALUE}).")
+          "Which changed files inside a unit's directory count, matched against the whole"
+              + " repo-relative path, newlines included (default: ${DEFAULT-VALUE}). Files a unit"
+              + " reads always count.")
   private String filePattern;
+
+  @Option(
+      names = "--allow-partial",
+      description =
+          "Report units that cannot be resolved under warnings and scan the rest, instead of"
+              + " failing.")
+  private boolean allowPartial;
 
   @Option(
       names = "--runner",
@@ -147,7 +156,8 @@ final class ScanCli implements Callable<Integer> {
             all,
             pattern(),
             livegate.environment(),
-            parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism);
+            parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism,
+            allowPartial);
     DeployStack stack =
         mode == Mode.graph
             ? new GraphScan(progress).run(command)
@@ -175,7 +185,7 @@ final class ScanCli implements Callable<Integer> {
 
   private Pattern pattern() {
     try {
-      return Pattern.compile(filePattern);
+      return ScanCommand.filePattern(filePattern);
     } catch (PatternSyntaxException e) {
       throw new LivegateException(
           "--file-pattern is not a valid regular expression: " + e.getDescription());

@@ -2,6 +2,7 @@ package io.livegate.cli.render;
 
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.ExcludedUnit;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.stack.Reason;
 import java.util.stream.Collectors;
@@ -28,6 +29,9 @@ public final class TextRenderer {
     if (!stack.deleted().isEmpty()) {
       out.append(", ").append(stack.deleted().size()).append(" deleted");
     }
+    if (!stack.excluded().isEmpty()) {
+      out.append(", ").append(stack.excluded().size()).append(" left out");
+    }
     out.append('\n');
     int layer = -1;
     for (PlannedExecution execution : stack.executions()) {
@@ -53,6 +57,18 @@ public final class TextRenderer {
             .append(unit.account())
             .append("]  ")
             .append(unit.reasons().stream().map(Reason::path).collect(Collectors.joining(", ")))
+            .append('\n');
+      }
+    }
+    if (!stack.excluded().isEmpty()) {
+      out.append("\nleft out by their configs\n");
+      for (ExcludedUnit unit : stack.excluded()) {
+        out.append("  ")
+            .append(unit.unit())
+            .append("  [")
+            .append(unit.account())
+            .append("]  ")
+            .append(unit.reason())
             .append('\n');
       }
     }

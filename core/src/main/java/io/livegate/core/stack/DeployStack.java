@@ -10,6 +10,8 @@ import java.util.List;
  * @param head the head commit
  * @param executions sorted by layer, then unit id
  * @param deleted units that are gone at the head, sorted by unit id
+ * @param excluded units that would be in the stack but that their configs leave out, sorted by unit
+ *     id
  * @param warnings things a scan could not read that did not stop it
  */
 public record DeployStack(
@@ -19,6 +21,7 @@ public record DeployStack(
     List<AccountOrder> accounts,
     List<PlannedExecution> executions,
     List<DeletedUnit> deleted,
+    List<ExcludedUnit> excluded,
     List<String> warnings) {
   public static final int SCHEMA_VERSION = 1;
 
@@ -26,7 +29,20 @@ public record DeployStack(
     accounts = List.copyOf(accounts);
     executions = List.copyOf(executions);
     deleted = List.copyOf(deleted);
+    excluded = List.copyOf(excluded);
     warnings = List.copyOf(warnings);
+  }
+
+  /** A stack that leaves no unit out. */
+  public DeployStack(
+      ScanMode scan,
+      String base,
+      String head,
+      List<AccountOrder> accounts,
+      List<PlannedExecution> executions,
+      List<DeletedUnit> deleted,
+      List<String> warnings) {
+    this(scan, base, head, accounts, executions, deleted, List.of(), warnings);
   }
 
   /** The number of layers. */

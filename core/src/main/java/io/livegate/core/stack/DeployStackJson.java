@@ -47,6 +47,13 @@ public final class DeployStackJson {
       node.put("account", unit.account());
       reasons(node.putArray("reasons"), unit.reasons());
     }
+    ArrayNode excluded = root.putArray("excluded");
+    for (ExcludedUnit unit : stack.excluded()) {
+      ObjectNode node = excluded.addObject();
+      node.put("unit", unit.unit());
+      node.put("account", unit.account());
+      node.put("reason", unit.reason());
+    }
     strings(root.putArray("warnings"), stack.warnings());
     try {
       return MAPPER.writeValueAsString(root) + "\n";

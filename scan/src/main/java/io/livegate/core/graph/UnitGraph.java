@@ -12,12 +12,15 @@ import io.livegate.core.terragrunt.InvalidTerragruntConfig;
 import io.livegate.core.terragrunt.TerragruntConfigReader;
 import io.livegate.core.terragrunt.UnitConfig;
 import io.livegate.core.terragrunt.UnitDiscovery;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
@@ -38,10 +41,15 @@ public final class UnitGraph {
   private final Map<String, UnitConfig> configs;
   private final Map<String, SortedSet<String>> dependents = new HashMap<>();
   private final Map<String, Map<String, FileRead.Via>> readers = new HashMap<>();
+  private final List<String> warnings;
+  private final SortedMap<String, String> excluded = new TreeMap<>();
 
-  private UnitGraph(SortedMap<String, Account> accounts, Map<String, UnitConfig> configs) {
+  private UnitGraph(
+      SortedMap<String, Account> accounts, Map<String, UnitConfig> configs, List<String> warnings) {
     this.accounts = accounts;
     this.configs = configs;
+    this.warnings = List.copyOf(warnings);
+    excludeDependencies();
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
         dependents.computeIfAbsent(dependency.target(), unit -> new TreeSet<>()).add(config.unit());
@@ -59,15 +67,18 @@ public final class UnitGraph {
   /**
    * Discovers and reads every unit of {@code tree}, {@code parallelism} at a time.
    *
+   * @param allowPartial whether a unit that cannot be read, or a dependency on something other than
+   *     a unit, is a warning (the unit stays, with no dependencies or reads) instead of an error
    * @throws InvalidTerragruntConfig listing every unit that cannot be read, and every dependency
-   *     that points at something other than a unit
+   *     that points at something other than a unit, unless {@code allowPartial}
    */
   public static UnitGraph read(
       SourceTree tree,
       Accounts accountConfig,
       Map<String, String> environment,
       int parallelism,
-      ProgressListener progress) {
+      ProgressListener progress,
+      boolean allowPartial) {
     SortedMap<String, Account> units = UnitDiscovery.discover(tree, accountConfig);
     progress.progress("found " + units.size() + " units");
     TerragruntConfigReader reader = new TerragruntConfigReader(tree, environment);
@@ -125,17 +136,71 @@ public final class UnitGraph {
     } finally {
       pool.shutdownNow();
     }
+    List<String> warnings = new ArrayList<>();
+    SortedMap<String, SortedSet<String>> parents = parentConfigs(units.keySet(), configs.values());
+    parents.forEach(
+        (parent, includers) -> {
+          units.remove(parent);
+          configs.remove(parent);
+          problems.remove(parent);
+          warnings.add(
+              UnitDiscovery.configFile(parent)
+                  + " is included by "
+                  + String.join(", ", includers)
+                  + ", so it is a parent config, not a unit");
+        });
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
         if (!units.containsKey(dependency.target())) {
-          problems.merge(config.unit(), notAUnit(tree, dependency), (a, b) -> a + "\n  " + b);
+          problems.merge(
+              config.unit(), notAUnit(tree, dependency, parents), (a, b) -> a + "\n  " + b);
         }
       }
     }
-    if (!problems.isEmpty()) {
+    if (!problems.isEmpty() && !allowPartial) {
       throw new InvalidTerragruntConfig(describe(problems));
     }
-    return new UnitGraph(units, configs);
+    for (String unit : problems.keySet()) {
+      UnitConfig config = configs.get(unit);
+      List<DependencyDeclaration> resolved =
+          config == null
+              ? List.of()
+              : config.dependencies().stream()
+                  .filter(dependency -> units.containsKey(dependency.target()))
+                  .toList();
+      configs.put(
+          unit,
+          new UnitConfig(
+              unit,
+              resolved,
+              config == null ? Set.of() : config.reads(),
+              config == null ? List.of() : config.warnings(),
+              config == null ? Optional.empty() : config.exclusion()));
+    }
+    describe(problems).forEach(problem -> warnings.add("--allow-partial: " + problem));
+    return new UnitGraph(units, configs, warnings);
+  }
+
+  /**
+   * The candidates whose terragrunt.hcl another config includes, each with the units that include
+   * it: terragrunt would run them as units too, but a config that others include is written as
+   * their parent, so livegate decides by use.
+   */
+  private static SortedMap<String, SortedSet<String>> parentConfigs(
+      Set<String> candidates, Collection<UnitConfig> configs) {
+    SortedMap<String, SortedSet<String>> parents = new TreeMap<>();
+    for (UnitConfig config : configs) {
+      for (FileRead read : config.reads()) {
+        if (read.via() == FileRead.Via.INCLUDE
+            && RepoPaths.fileName(read.path()).equals(TerragruntConfigReader.CONFIG_FILE)) {
+          String included = UnitDiscovery.unitId(RepoPaths.parent(read.path()));
+          if (candidates.contains(included) && !included.equals(config.unit())) {
+            parents.computeIfAbsent(included, unit -> new TreeSet<>()).add(config.unit());
+          }
+        }
+      }
+    }
+    return parents;
   }
 
   /**
@@ -151,7 +216,7 @@ public final class UnitGraph {
     List<String> lines = new ArrayList<>();
     unitsByProblem.forEach(
         (message, affected) -> {
-          String ownConfig = RepoPaths.join(affected.get(0), TerragruntConfigReader.CONFIG_FILE);
+          String ownConfig = UnitDiscovery.configFile(affected.get(0));
           boolean inOwnConfig = affected.size() == 1 && message.startsWith(ownConfig + ":");
           lines.add(
               inOwnConfig
@@ -167,24 +232,67 @@ public final class UnitGraph {
 
   private record Problem(String unit, String message) {}
 
-  private static String notAUnit(SourceTree tree, DependencyDeclaration dependency) {
+  private static String notAUnit(
+      SourceTree tree,
+      DependencyDeclaration dependency,
+      SortedMap<String, SortedSet<String>> parents) {
     String target = dependency.target();
     String what;
-    if (tree.isFile(RepoPaths.join(target, TerragruntConfigReader.CONFIG_FILE))) {
+    if (parents.containsKey(target)) {
+      what = "is a parent config that " + String.join(", ", parents.get(target)) + " include";
+    } else if (tree.isFile(UnitDiscovery.configFile(target))) {
       what =
-          UnitDiscovery.isHidden(target)
-              ? "is in a hidden directory"
+          UnitDiscovery.isSkipped(UnitDiscovery.directory(target))
+              ? "is in a .git, .terraform or .terragrunt-cache directory, which terragrunt skips"
               : "is not under any account's path";
-    } else if (tree.isDirectory(target)) {
+    } else if (tree.isDirectory(UnitDiscovery.directory(target))) {
       what = "is a directory with no " + TerragruntConfigReader.CONFIG_FILE;
     } else {
       what = "does not exist";
     }
-    return dependency.where()
-        + ": depends on '"
-        + (target.isEmpty() ? "." : target)
-        + "', which "
-        + what;
+    return dependency.where() + ": depends on '" + target + "', which " + what;
+  }
+
+  /**
+   * The units terragrunt leaves out of plan and apply, each with why: its own {@code exclude} or
+   * {@code skip}, or, for every unit it depends on (transitively), a unit's exclude with {@code
+   * exclude_dependencies}.
+   */
+  private void excludeDependencies() {
+    for (UnitConfig config : new TreeMap<>(configs).values()) {
+      config.exclusion().ifPresent(exclusion -> excluded.put(config.unit(), exclusion.where()));
+    }
+    for (UnitConfig config : new TreeMap<>(configs).values()) {
+      if (config.exclusion().isEmpty() || !config.exclusion().get().excludeDependencies()) {
+        continue;
+      }
+      Deque<String> queue = new ArrayDeque<>(List.of(config.unit()));
+      while (!queue.isEmpty()) {
+        for (DependencyDeclaration dependency : configs.get(queue.poll()).dependencies()) {
+          String target = dependency.target();
+          if (configs.containsKey(target) && !excluded.containsKey(target)) {
+            excluded.put(
+                target,
+                "a dependency of "
+                    + config.unit()
+                    + ", whose "
+                    + config.exclusion().get().where()
+                    + " leaves out its dependencies");
+            queue.add(target);
+          }
+        }
+      }
+    }
+  }
+
+  /** The units left out by their configs or a dependent's, with why; sorted by unit. */
+  public SortedMap<String, String> excluded() {
+    return excluded;
+  }
+
+  /** What reading the graph noticed that does not stop a scan, such as parent configs. */
+  public List<String> warnings() {
+    return warnings;
   }
 
   public SortedSet<String> units() {

@@ -1,19 +1,22 @@
 package io.livegate.core.scan;
 
+import io.livegate.core.ProgressListener;
 import io.livegate.core.RepoPaths;
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.graph.Layering;
 import io.livegate.core.graph.UnitGraph;
 import io.livegate.core.repo.FileChange;
+import io.livegate.core.repo.GitRepo;
 import io.livegate.core.stack.AccountOrder;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.ExcludedUnit;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.stack.Reason;
 import io.livegate.core.stack.ScanMode;
 import io.livegate.core.terragrunt.DependencyDeclaration;
-import io.livegate.core.terragrunt.TerragruntConfigReader;
+import io.livegate.core.terragrunt.FileRead;
 import io.livegate.core.terragrunt.UnitDiscovery;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -28,7 +31,6 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -42,71 +44,86 @@ final class ChangeSet {
   record Changes(SortedMap<String, Set<Reason>> changed, SortedMap<String, DeletedUnit> deleted) {}
 
   /**
-   * Maps changed files to units. A file changes the innermost unit that holds it, and every unit
-   * that reads it (or a module directory that holds it). A file whose innermost unit existed only
-   * at the base commit marks that unit as deleted.
+   * Maps changed files to units, using the graphs of both commits. A file changes every unit that
+   * read it (or tried to and found it missing) at the head or at the base, whatever its name; a
+   * file inside a unit's directory, or a module directory it sources, that the unit did not read by
+   * name changes it when it matches {@code filePattern}. A file whose innermost unit existed only
+   * at the base marks that unit as deleted.
    */
   static Changes fromFiles(
-      List<FileChange> files,
-      Pattern filePattern,
-      UnitGraph graph,
-      Accounts accounts,
-      Predicate<String> fileAtBase) {
+      List<FileChange> files, Pattern filePattern, UnitGraph head, UnitGraph base) {
     SortedMap<String, Set<Reason>> changed = new TreeMap<>();
     SortedMap<String, Set<Reason>> deleted = new TreeMap<>();
     for (FileChange change : files) {
       for (String path : change.paths()) {
-        if (!filePattern.matcher(path).matches()) {
-          continue;
-        }
-        owningUnit(path, graph, accounts, fileAtBase)
-            .ifPresent(
-                owner -> {
-                  if (graph.isUnit(owner)) {
-                    changed
-                        .computeIfAbsent(owner, unit -> new LinkedHashSet<>())
-                        .add(Reason.changedFile(path));
-                  } else {
-                    deleted
-                        .computeIfAbsent(owner, unit -> new LinkedHashSet<>())
-                        .add(new Reason(Reason.Kind.DELETED_FILE, path, null));
+        SortedMap<String, FileRead.Via> readers = new TreeMap<>(head.readersOf(path));
+        base.readersOf(path)
+            .forEach(
+                (reader, via) -> {
+                  if (head.isUnit(reader)) {
+                    readers.putIfAbsent(reader, via);
                   }
                 });
-        graph
-            .readersOf(path)
-            .forEach(
-                (reader, via) ->
-                    changed
-                        .computeIfAbsent(reader, unit -> new LinkedHashSet<>())
-                        .add(Reason.readsChangedFile(path, via.label())));
+        boolean matches = filePattern.matcher(path).matches();
+        if (!matches) {
+          readers.values().removeIf(via -> via == FileRead.Via.TERRAFORM_SOURCE);
+        }
+        Optional<String> headOwner = innermostUnit(path, head);
+        Optional<String> baseOwner = innermostUnit(path, base);
+        if (baseOwner.isPresent()
+            && !head.isUnit(baseOwner.get())
+            && (headOwner.isEmpty()
+                || UnitDiscovery.directory(baseOwner.get()).length()
+                    > UnitDiscovery.directory(headOwner.get()).length())) {
+          if (matches) {
+            deleted
+                .computeIfAbsent(baseOwner.get(), unit -> new LinkedHashSet<>())
+                .add(new Reason(Reason.Kind.DELETED_FILE, path, null));
+          }
+        } else if (headOwner.isPresent() && (matches || readers.containsKey(headOwner.get()))) {
+          changed
+              .computeIfAbsent(headOwner.get(), unit -> new LinkedHashSet<>())
+              .add(Reason.changedFile(path));
+        }
+        readers.forEach(
+            (reader, via) -> {
+              if (!headOwner.equals(Optional.of(reader))) {
+                changed
+                    .computeIfAbsent(reader, unit -> new LinkedHashSet<>())
+                    .add(Reason.readsChangedFile(path, via.label()));
+              }
+            });
       }
     }
     SortedMap<String, DeletedUnit> deletedUnits = new TreeMap<>();
     deleted.forEach(
         (unit, reasons) ->
             deletedUnits.put(
-                unit,
-                new DeletedUnit(
-                    unit, accounts.accountOf(unit).orElseThrow().name(), List.copyOf(reasons))));
+                unit, new DeletedUnit(unit, base.account(unit).name(), List.copyOf(reasons))));
     return new Changes(changed, deletedUnits);
   }
 
   /**
-   * The innermost directory above {@code path} that is a unit at the head, or that was one at the
-   * base and is gone now.
+   * The graph at the base commit, which tells which units existed and what they read before the
+   * merge. It is read leniently: a unit that cannot be read at the base keeps no reads there, and
+   * the head graph, which is read as strictly as the command asks, decides the stack.
    */
-  private static Optional<String> owningUnit(
-      String path, UnitGraph graph, Accounts accounts, Predicate<String> fileAtBase) {
-    for (String dir = RepoPaths.parent(path);
-        dir != null && !dir.isEmpty();
-        dir = RepoPaths.parent(dir)) {
-      if (graph.isUnit(dir)) {
-        return Optional.of(dir);
-      }
-      if (!UnitDiscovery.isHidden(dir)
-          && accounts.accountOf(dir).isPresent()
-          && fileAtBase.test(RepoPaths.join(dir, TerragruntConfigReader.CONFIG_FILE))) {
-        return Optional.of(dir);
+  static UnitGraph baseGraph(GitRepo repo, String base, ScanCommand command) {
+    return UnitGraph.read(
+        repo.tree(base),
+        command.accounts(),
+        command.environment(),
+        command.parallelism(),
+        ProgressListener.silent(),
+        true);
+  }
+
+  /** The innermost unit of {@code graph} whose directory holds {@code path}. */
+  private static Optional<String> innermostUnit(String path, UnitGraph graph) {
+    for (String dir = RepoPaths.parent(path); dir != null; dir = RepoPaths.parent(dir)) {
+      String unit = UnitDiscovery.unitId(dir);
+      if (graph.isUnit(unit)) {
+        return Optional.of(unit);
       }
     }
     return Optional.empty();
@@ -124,14 +141,16 @@ final class ChangeSet {
       Accounts accounts,
       SortedMap<String, Set<Reason>> changed,
       SortedMap<String, DeletedUnit> deleted) {
-    SortedSet<String> members = new TreeSet<>(changed.keySet());
-    Deque<String> queue = new ArrayDeque<>(changed.keySet());
-    while (!queue.isEmpty()) {
-      for (String dependent : graph.dependents(queue.poll())) {
-        if (members.add(dependent)) {
-          queue.add(dependent);
-        }
-      }
+    SortedSet<String> members = withDependents(changed.keySet(), graph, Set.of());
+    List<ExcludedUnit> excluded = new ArrayList<>();
+    SortedSet<String> left = new TreeSet<>(members);
+    left.retainAll(graph.excluded().keySet());
+    for (String unit : left) {
+      excluded.add(new ExcludedUnit(unit, graph.account(unit).name(), graph.excluded().get(unit)));
+    }
+    if (!left.isEmpty()) {
+      // A unit left out is not applied, so what depends only on it has nothing new to deploy.
+      members = withDependents(changed.keySet(), graph, graph.excluded().keySet());
     }
     Map<String, Integer> layers =
         Layering.layers(members, graph.edgesWithin(members), graph::account, accounts);
@@ -153,6 +172,7 @@ final class ChangeSet {
               unit, graph.account(unit).name(), List.copyOf(dependsOn), layers.get(unit), reasons));
       warnings.addAll(graph.config(unit).warnings());
     }
+    warnings.addAll(graph.warnings());
     executions.sort(
         Comparator.comparingInt(PlannedExecution::layer).thenComparing(PlannedExecution::unit));
     SortedSet<String> touched = new TreeSet<>();
@@ -170,6 +190,29 @@ final class ChangeSet {
         accountOrders,
         executions,
         List.copyOf(deleted.values()),
+        excluded,
         List.copyOf(warnings));
+  }
+
+  /**
+   * {@code units} and every unit that depends on them, transitively, never entering {@code skip}.
+   */
+  private static SortedSet<String> withDependents(
+      Set<String> units, UnitGraph graph, Set<String> skip) {
+    SortedSet<String> members = new TreeSet<>();
+    Deque<String> queue = new ArrayDeque<>();
+    for (String unit : units) {
+      if (!skip.contains(unit) && members.add(unit)) {
+        queue.add(unit);
+      }
+    }
+    while (!queue.isEmpty()) {
+      for (String dependent : graph.dependents(queue.poll())) {
+        if (!skip.contains(dependent) && members.add(dependent)) {
+          queue.add(dependent);
+        }
+      }
+    }
+    return members;
   }
 }

@@ -33,7 +33,8 @@ public final class GraphScan {
               command.accounts(),
               command.environment(),
               command.parallelism(),
-              progress);
+              progress,
+              command.allowPartial());
       if (command.all()) {
         SortedMap<String, Set<Reason>> every = new TreeMap<>();
         graph
@@ -52,11 +53,7 @@ public final class GraphScan {
               + head.substring(0, 12));
       ChangeSet.Changes changes =
           ChangeSet.fromFiles(
-              files,
-              command.filePattern(),
-              graph,
-              command.accounts(),
-              path -> repo.isFile(base, path));
+              files, command.filePattern(), graph, ChangeSet.baseGraph(repo, base, command));
       return ChangeSet.deployStack(
           ScanMode.GRAPH,
           base,

@@ -85,7 +85,8 @@ public final class PlanScan {
               command.accounts(),
               command.environment(),
               command.parallelism(),
-              progress);
+              progress,
+              command.allowPartial());
       Layering.layers(
           graph.units(), graph.edgesWithin(graph.units()), graph::account, command.accounts());
       SortedMap<String, Set<Reason>> changed =
@@ -97,8 +98,7 @@ public final class PlanScan {
                       repo.changes(base, head),
                       command.filePattern(),
                       graph,
-                      command.accounts(),
-                      path -> repo.isFile(base, path))
+                      ChangeSet.baseGraph(repo, base, command))
                   .deleted();
       return ChangeSet.deployStack(
           ScanMode.PLAN, base, head, graph, command.accounts(), changed, deleted);

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * @param filePattern which changed files count; matched against the whole repo-relative path
  * @param environment what {@code get_env()} sees in configs
  * @param parallelism how many units are read or planned at once
+ * @param allowPartial report units that cannot be resolved as warnings instead of failing
  */
 public record ScanCommand(
     Path repository,
@@ -26,10 +27,35 @@ public record ScanCommand(
     boolean all,
     Pattern filePattern,
     Map<String, String> environment,
-    int parallelism) {
+    int parallelism,
+    boolean allowPartial) {
 
-  /** The default {@code filePattern}: HCL, Terraform, tfvars and JSON files. */
-  public static final Pattern DEFAULT_FILE_PATTERN = Pattern.compile(".+\\.(hcl|tf|tfvars|json)$");
+  /**
+   * The default {@code filePattern}: HCL, Terraform, tfvars and JSON files. It filters only files
+   * inside a unit's directory that the unit does not read; files a unit reads always count.
+   */
+  public static final Pattern DEFAULT_FILE_PATTERN = filePattern(".+\\.(hcl|tf|tfvars|json)");
+
+  /** A scan that fails on anything it cannot resolve. */
+  public ScanCommand(
+      Path repository,
+      String base,
+      String head,
+      Accounts accounts,
+      boolean all,
+      Pattern filePattern,
+      Map<String, String> environment,
+      int parallelism) {
+    this(repository, base, head, accounts, all, filePattern, environment, parallelism, false);
+  }
+
+  /**
+   * A file pattern as a scan matches it: against the whole path, with '.' matching any character, a
+   * newline too, because git and terraform accept such names.
+   */
+  public static Pattern filePattern(String regex) {
+    return Pattern.compile(regex, Pattern.DOTALL);
+  }
 
   public ScanCommand {
     Objects.requireNonNull(repository, "repository");

@@ -40,6 +40,9 @@ final class ConfigEvaluation implements Scope {
   /** Files being read through read_terragrunt_config() above this one, to stop read cycles. */
   private final List<String> readStack;
 
+  /** The config whose features this one sees: the unit's for an included file, else itself. */
+  private final ConfigEvaluation featureOwner;
+
   private final Evaluator evaluator = new Evaluator(this);
   private final Locals locals;
   private final Includes includes = new Includes(this);
@@ -52,7 +55,8 @@ final class ConfigEvaluation implements Scope {
       String includedFile,
       Set<FileRead> reads,
       List<String> warnings,
-      List<String> readStack) {
+      List<String> readStack,
+      ConfigEvaluation featureOwner) {
     this.reader = reader;
     this.document = document;
     this.terragruntDir = terragruntDir;
@@ -60,6 +64,7 @@ final class ConfigEvaluation implements Scope {
     this.reads = reads;
     this.warnings = warnings;
     this.readStack = readStack;
+    this.featureOwner = featureOwner == null ? this : featureOwner;
     this.locals = new Locals(document, evaluator);
   }
 
@@ -70,12 +75,13 @@ final class ConfigEvaluation implements Scope {
       Set<FileRead> reads,
       List<String> warnings) {
     return new ConfigEvaluation(
-        reader, document, unit, null, reads, warnings, List.of(document.file()));
+        reader, document, unit, null, reads, warnings, List.of(document.file()), null);
   }
 
   /** A file this unit config includes, evaluated in the unit's directory. */
   ConfigEvaluation included(HclDocument included, String file) {
-    return new ConfigEvaluation(reader, included, terragruntDir, file, reads, warnings, readStack);
+    return new ConfigEvaluation(
+        reader, included, terragruntDir, file, reads, warnings, readStack, this);
   }
 
   /** A file read by {@code read_terragrunt_config()}, evaluated in its own directory. */
@@ -87,12 +93,18 @@ final class ConfigEvaluation implements Scope {
         null,
         innerReads,
         new ArrayList<>(),
-        List.copyOf(stack));
+        List.copyOf(stack),
+        null);
   }
 
   /** The unit's dependencies: its own and its includes', merged by each include's strategy. */
   List<DependencyDeclaration> dependencies() {
     return Dependencies.of(this);
+  }
+
+  /** Whether terragrunt would leave the unit out of plan and apply, and why. */
+  Optional<Exclusion> exclusion() {
+    return Exclusions.of(this);
   }
 
   /**
@@ -107,7 +119,7 @@ final class ConfigEvaluation implements Scope {
             .orElse(null);
     ConfigEvaluation declaring = this;
     if (source == null) {
-      for (Includes.Include include : includes.all().values()) {
+      for (Includes.Include include : includes.all()) {
         Optional<Attribute> included =
             include.config().document().blocks("terraform").stream()
                 .flatMap(block -> block.attribute("source").stream())
@@ -147,7 +159,7 @@ final class ConfigEvaluation implements Scope {
    */
   void evaluateEverything() {
     evaluateAll();
-    includes.all().values().forEach(include -> include.config().evaluateAll());
+    includes.all().forEach(include -> include.config().evaluateAll());
   }
 
   private void evaluateAll() {
@@ -169,6 +181,7 @@ final class ConfigEvaluation implements Scope {
       case "local" -> locals.asVariable();
       case "include" -> includes.asVariable(file, line);
       case "dependency" -> Dependencies.variable(this, file, line);
+      case "feature" -> Features.variable(featureOwner);
       default -> TerragruntConfigReader.notKnownAtScanTime("'" + name + "'", file, line);
     };
   }
@@ -234,6 +247,19 @@ final class ConfigEvaluation implements Scope {
    * directory; {@code null} when it leads outside the repository.
    */
   String toRepoPath(String path) {
+    return toRepoPath(path, terragruntDir);
+  }
+
+  /**
+   * The repo-relative form of a path that a file function reads ({@code file()}, {@code
+   * read_terragrunt_config()}, ...): a relative one is read against the directory of the file being
+   * evaluated, which for an included file is its own directory, not the unit's.
+   */
+  String fileToRepoPath(String path) {
+    return toRepoPath(path, includedFile == null ? terragruntDir : RepoPaths.parent(includedFile));
+  }
+
+  private String toRepoPath(String path, String relativeTo) {
     String root = reader.tree().root();
     if (path.startsWith("/")) {
       String normalizedRoot = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
@@ -245,6 +271,6 @@ final class ConfigEvaluation implements Scope {
           ? normalized.substring(normalizedRoot.length() + 1)
           : null;
     }
-    return RepoPaths.normalize(RepoPaths.join(terragruntDir, path));
+    return RepoPaths.normalize(RepoPaths.join(relativeTo, path));
   }
 }

@@ -22,7 +22,7 @@ final class Dependencies {
   static List<DependencyDeclaration> of(ConfigEvaluation unit) {
     Map<String, DependencyDeclaration> byLabel = new LinkedHashMap<>();
     List<DependencyDeclaration> paths = new ArrayList<>();
-    for (Includes.Include include : unit.includes().all().values()) {
+    for (Includes.Include include : unit.includes().all()) {
       if (include.mergeStrategy().equals("no_merge")) {
         continue;
       }
@@ -39,7 +39,7 @@ final class Dependencies {
     List<DependencyDeclaration> own = paths(unit);
     if (!unit.document().blocks("dependencies").isEmpty()) {
       boolean deep =
-          unit.includes().all().values().stream()
+          unit.includes().all().stream()
               .anyMatch(include -> include.mergeStrategy().equals("deep"));
       if (!deep) {
         paths.clear();
@@ -58,7 +58,6 @@ final class Dependencies {
     config
         .includes()
         .all()
-        .values()
         .forEach(
             include ->
                 include
@@ -78,6 +77,10 @@ final class Dependencies {
   private static void blocks(ConfigEvaluation config, Map<String, DependencyDeclaration> byLabel) {
     for (Block block : config.document().blocks("dependency")) {
       String label = block.label();
+      if (!enabled(config, block)) {
+        byLabel.remove(label);
+        continue;
+      }
       Optional<Attribute> configPath = block.attribute("config_path");
       if (configPath.isEmpty()) {
         if (!byLabel.containsKey(label)) {
@@ -96,6 +99,29 @@ final class Dependencies {
               configPath.get(),
               "dependency \"" + label + "\""));
     }
+  }
+
+  /**
+   * Whether a {@code dependency} block is on: {@code enabled = false} makes it no edge at all, and
+   * its target need not exist. A value that cannot be worked out is an error, since it decides an
+   * edge.
+   */
+  private static boolean enabled(ConfigEvaluation config, Block block) {
+    Optional<Attribute> enabled = block.attribute("enabled");
+    if (enabled.isEmpty()) {
+      return true;
+    }
+    Object value = config.evaluate(enabled.get().value());
+    if (value instanceof Boolean on) {
+      return on;
+    }
+    throw new InvalidTerragruntConfig(
+        config.document().file(),
+        enabled.get().line(),
+        "dependency \""
+            + block.label()
+            + "\": enabled must be true or false, "
+            + ConfigEvaluation.reasonOrType(value));
   }
 
   private static List<DependencyDeclaration> paths(ConfigEvaluation config) {
@@ -143,6 +169,7 @@ final class Dependencies {
     if (RepoPaths.fileName(target).endsWith(".hcl") && config.reader().tree().isFile(target)) {
       target = RepoPaths.parent(target);
     }
-    return new DependencyDeclaration(target, file, attribute.line(), declaredAs);
+    return new DependencyDeclaration(
+        UnitDiscovery.unitId(target), file, attribute.line(), declaredAs);
   }
 }

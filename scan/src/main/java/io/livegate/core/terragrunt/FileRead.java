@@ -1,8 +1,8 @@
 package io.livegate.core.terragrunt;
 
 /**
- * A file outside the unit's own directory that the unit's config reads, so that a change to it
- * changes the unit.
+ * A file that evaluating a unit's config read, or tried to read and found missing, so that any
+ * change to it (an edit, an addition, a deletion, a rename) changes the unit.
  *
  * @param path the repo-relative file or, for a module source, directory
  */
@@ -15,6 +15,10 @@ public record FileRead(String path, Via via) {
     INCLUDE("include"),
     READ_TERRAGRUNT_CONFIG("read_terragrunt_config"),
     FILE("file"),
+    TEMPLATEFILE("templatefile"),
+    SOPS_DECRYPT_FILE("sops_decrypt_file"),
+    FILEEXISTS("fileexists"),
+    FIND_IN_PARENT_FOLDERS("find_in_parent_folders"),
     TERRAFORM_SOURCE("terraform.source");
 
     private final String label;

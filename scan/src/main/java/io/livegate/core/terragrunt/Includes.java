@@ -5,6 +5,7 @@ import io.livegate.core.hcl.Block;
 import io.livegate.core.hcl.Evaluator;
 import io.livegate.core.hcl.HclDocument;
 import io.livegate.core.hcl.Unknown;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -30,37 +31,56 @@ final class Includes {
       ConfigEvaluation config) {}
 
   private final ConfigEvaluation owner;
-  private Map<String, Include> resolved;
+  private List<Include> resolved;
+  private Map<String, Include> byLabel;
   private boolean resolving;
 
   Includes(ConfigEvaluation owner) {
     this.owner = owner;
   }
 
-  /** The includes by label; none for an included file, which may not include. */
-  Map<String, Include> all() {
+  /**
+   * Every include in the order written; none for an included file, which may not include. Two
+   * blocks with one label are both merged, as terragrunt merges its include list; the later one is
+   * what {@code include.<label>} and the functions naming the label see.
+   */
+  List<Include> all() {
     if (resolved != null) {
       return resolved;
     }
     if (owner.includedFile() != null) {
-      return Map.of();
+      return List.of();
     }
     resolving = true;
-    Map<String, Include> byLabel = new LinkedHashMap<>();
+    List<Include> list = new ArrayList<>();
+    Map<String, Include> labelled = new LinkedHashMap<>();
+    Block bare = null;
     for (Block block : owner.document().blocks("include")) {
-      Include include = include(block);
-      if (byLabel.putIfAbsent(include.label(), include) != null) {
-        throw new InvalidTerragruntConfig(
-            owner.document().file(),
-            block.line(),
-            include.label().isEmpty()
-                ? "only one unlabelled include block is allowed"
-                : "include \"" + include.label() + "\" is declared twice");
+      if (block.label().isEmpty()) {
+        if (bare != null) {
+          throw new InvalidTerragruntConfig(
+              owner.document().file(),
+              block.line(),
+              "only one unlabelled include block is allowed (the first is on line "
+                  + bare.line()
+                  + ")");
+        }
+        bare = block;
       }
+      Include include = include(block);
+      list.add(include);
+      labelled.put(include.label(), include);
     }
     resolving = false;
-    resolved = Collections.unmodifiableMap(byLabel);
+    byLabel = Collections.unmodifiableMap(labelled);
+    resolved = List.copyOf(list);
     return resolved;
+  }
+
+  /** The includes by label, the later one for a label written twice. */
+  private Map<String, Include> byLabel() {
+    all();
+    return byLabel == null ? Map.of() : byLabel;
   }
 
   /** {@code include} as HCL reads it: each exposed include's attributes and locals. */
@@ -71,7 +91,7 @@ final class Includes {
     if (resolving) {
       return Unknown.at(file, line, "an include path cannot depend on 'include' itself");
     }
-    Map<String, Include> all = all();
+    Map<String, Include> all = byLabel();
     return new LazyMap(
         all.keySet(),
         label -> {
@@ -97,17 +117,22 @@ final class Includes {
   /**
    * Applies {@code function} to "the include" of a function such as {@code
    * get_parent_terragrunt_dir()}: this included file itself, or the unit's include named by the
-   * first argument, or its only one; "." when the unit includes nothing.
+   * first argument, or its only one. Where there is no include, which is also the case while an
+   * include's own path is evaluated, the value is {@code withoutInclude}, as in terragrunt.
    */
   Object related(
-      List<Supplier<Object>> arguments, String file, int line, Function<String, Object> function) {
+      List<Supplier<Object>> arguments,
+      String file,
+      int line,
+      Function<String, Object> function,
+      Object withoutInclude) {
     if (owner.includedFile() != null) {
       return function.apply(owner.includedFile());
     }
     if (resolving) {
-      return Unknown.at(file, line, "an include path cannot depend on the include itself");
+      return withoutInclude;
     }
-    Map<String, Include> all = all();
+    Map<String, Include> all = byLabel();
     if (!arguments.isEmpty()) {
       Object label = arguments.get(0).get();
       Include include = all.get(label);
@@ -116,7 +141,7 @@ final class Includes {
           : function.apply(include.file());
     }
     if (all.isEmpty()) {
-      return ".";
+      return withoutInclude;
     }
     if (all.size() > 1) {
       return Unknown.at(file, line, "the config has several includes; name the one you mean");

@@ -1,6 +1,5 @@
 package io.livegate.core.terragrunt;
 
-import io.livegate.core.RepoPaths;
 import io.livegate.core.hcl.HclDocument;
 import io.livegate.core.hcl.InvalidHcl;
 import io.livegate.core.hcl.Unknown;
@@ -9,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -45,20 +45,25 @@ public final class TerragruntConfigReader {
    * @throws InvalidTerragruntConfig when its dependencies cannot be worked out
    */
   public UnitConfig read(String unit) {
-    String file = RepoPaths.join(unit, CONFIG_FILE);
+    String file = UnitDiscovery.configFile(unit);
     Set<FileRead> reads = new LinkedHashSet<>();
     List<String> warnings = new ArrayList<>();
     // A unit's own config is parsed here and not cached: only included and read files are shared
     // between units, and keeping every unit's tree would hold the whole repository in memory.
     ConfigEvaluation config =
         ConfigEvaluation.forUnit(
-            this, HclDocument.parse(file, tree.read(file)), unit, reads, warnings);
+            this,
+            HclDocument.parse(file, tree.read(file)),
+            UnitDiscovery.directory(unit),
+            reads,
+            warnings);
     List<DependencyDeclaration> dependencies = config.dependencies();
+    Optional<Exclusion> exclusion = config.exclusion();
     config
         .sourceDirectory()
         .ifPresent(dir -> reads.add(new FileRead(dir, FileRead.Via.TERRAFORM_SOURCE)));
     config.evaluateEverything();
-    return new UnitConfig(unit, dependencies, reads, warnings);
+    return new UnitConfig(unit, dependencies, reads, warnings, exclusion);
   }
 
   SourceTree tree() {

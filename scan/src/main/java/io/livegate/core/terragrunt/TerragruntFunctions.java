@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -25,7 +26,6 @@ final class TerragruntFunctions {
   private static final Set<String> NOT_CALLED =
       Set.of(
           "run_cmd",
-          "sops_decrypt_file",
           "get_aws_account_id",
           "get_aws_account_alias",
           "get_aws_caller_identity_arn",
@@ -55,7 +55,11 @@ final class TerragruntFunctions {
           config
               .includes()
               .related(
-                  arguments, file, line, include -> config.absolute(RepoPaths.parent(include)));
+                  arguments,
+                  file,
+                  line,
+                  include -> config.absolute(RepoPaths.parent(include)),
+                  config.absolute(terragruntDir));
       case "path_relative_to_include" ->
           config
               .includes()
@@ -63,7 +67,8 @@ final class TerragruntFunctions {
                   arguments,
                   file,
                   line,
-                  include -> RepoPaths.relative(RepoPaths.parent(include), terragruntDir));
+                  include -> RepoPaths.relative(RepoPaths.parent(include), terragruntDir),
+                  ".");
       case "path_relative_from_include" ->
           config
               .includes()
@@ -71,13 +76,44 @@ final class TerragruntFunctions {
                   arguments,
                   file,
                   line,
-                  include -> RepoPaths.relative(terragruntDir, RepoPaths.parent(include)));
+                  include -> RepoPaths.relative(terragruntDir, RepoPaths.parent(include)),
+                  ".");
       case "get_repo_root" -> config.reader().tree().root();
       case "get_path_from_repo_root" -> terragruntDir.isEmpty() ? "." : terragruntDir;
       case "get_path_to_repo_root" -> RepoPaths.relative(terragruntDir, "");
       case "get_env" -> getEnv(arguments, file, line);
       case "read_terragrunt_config" -> readTerragruntConfig(arguments, file, line);
       case "file" -> readFile(arguments, file, line);
+      case "templatefile" ->
+          fileFunction(
+              arguments,
+              file,
+              line,
+              FileRead.Via.TEMPLATEFILE,
+              path ->
+                  Unknown.at(
+                      file,
+                      line,
+                      "templatefile() is not rendered by a livegate scan; its value is not known"));
+      case "sops_decrypt_file" ->
+          fileFunction(
+              arguments,
+              file,
+              line,
+              FileRead.Via.SOPS_DECRYPT_FILE,
+              path ->
+                  Unknown.at(
+                      file,
+                      line,
+                      "sops_decrypt_file() is never called by a livegate scan; its value is not"
+                          + " known"));
+      case "fileexists" ->
+          fileFunction(
+              arguments,
+              file,
+              line,
+              FileRead.Via.FILEEXISTS,
+              path -> config.reader().tree().isFile(path));
       default ->
           NOT_CALLED.contains(function)
               ? Unknown.at(
@@ -98,9 +134,14 @@ final class TerragruntFunctions {
     String terragruntDir = config.terragruntDir();
     for (String dir = RepoPaths.parent(terragruntDir); dir != null; dir = RepoPaths.parent(dir)) {
       String candidate = RepoPaths.normalize(RepoPaths.join(dir, wanted));
-      if (candidate != null
-          && (config.reader().tree().isFile(candidate)
-              || config.reader().tree().isDirectory(candidate))) {
+      if (candidate == null) {
+        continue;
+      }
+      // Every folder looked in counts as read: adding the file to a nearer folder changes which
+      // one is found.
+      config.reads().add(new FileRead(candidate, FileRead.Via.FIND_IN_PARENT_FOLDERS));
+      if (config.reader().tree().isFile(candidate)
+          || config.reader().tree().isDirectory(candidate)) {
         return config.absolute(candidate);
       }
     }
@@ -146,8 +187,11 @@ final class TerragruntFunctions {
           ? argument
           : Unknown.at(file, line, "read_terragrunt_config() needs a path");
     }
-    String target = config.toRepoPath(path);
+    String target = config.fileToRepoPath(path);
     TerragruntConfigReader reader = config.reader();
+    if (target != null) {
+      config.reads().add(new FileRead(target, FileRead.Via.READ_TERRAGRUNT_CONFIG));
+    }
     if (target == null || !reader.tree().isFile(target)) {
       return arguments.size() > 1
           ? arguments.get(1).get()
@@ -167,7 +211,6 @@ final class TerragruntFunctions {
       result = evaluateReadFile(target);
       reader.cacheRead(target, result);
     }
-    config.reads().add(new FileRead(target, FileRead.Via.READ_TERRAGRUNT_CONFIG));
     result
         .reads()
         .forEach(
@@ -201,12 +244,38 @@ final class TerragruntFunctions {
     if (!(argument instanceof String path)) {
       return argument instanceof Unknown ? argument : Unknown.at(file, line, "file() needs a path");
     }
-    String target = config.toRepoPath(path);
+    String target = config.fileToRepoPath(path);
+    if (target != null) {
+      config.reads().add(new FileRead(target, FileRead.Via.FILE));
+    }
     if (target == null || !config.reader().tree().isFile(target)) {
       return Unknown.at(file, line, "file(): '" + path + "' does not exist");
     }
-    config.reads().add(new FileRead(target, FileRead.Via.FILE));
     return config.reader().tree().read(target);
+  }
+
+  /**
+   * A file function of a path: the path is recorded as read whether or not the file exists, so that
+   * adding, changing or deleting it changes the unit; then {@code function} gives the value.
+   */
+  private Object fileFunction(
+      List<Supplier<Object>> arguments,
+      String file,
+      int line,
+      FileRead.Via via,
+      Function<String, Object> function) {
+    Object argument = arguments.isEmpty() ? null : arguments.get(0).get();
+    if (!(argument instanceof String path)) {
+      return argument instanceof Unknown
+          ? argument
+          : Unknown.at(file, line, via.label() + "() needs a path");
+    }
+    String target = config.fileToRepoPath(path);
+    if (target == null) {
+      return Unknown.at(file, line, via.label() + "(): '" + path + "' is outside the repository");
+    }
+    config.reads().add(new FileRead(target, via));
+    return function.apply(target);
   }
 
   private static Object materialize(Object value) {

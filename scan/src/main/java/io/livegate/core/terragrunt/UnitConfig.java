@@ -1,6 +1,8 @@
 package io.livegate.core.terragrunt;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -10,15 +12,18 @@ import java.util.Set;
  * @param dependencies its declared dependencies, own and included, after merging
  * @param reads the files and module directories outside the unit that it reads
  * @param warnings things that could not be read but do not stop a scan
+ * @param exclusion why terragrunt would leave it out of plan and apply; empty when it would not
  */
 public record UnitConfig(
     String unit,
     List<DependencyDeclaration> dependencies,
     Set<FileRead> reads,
-    List<String> warnings) {
+    List<String> warnings,
+    Optional<Exclusion> exclusion) {
   public UnitConfig {
     dependencies = List.copyOf(dependencies);
     reads = Set.copyOf(reads);
     warnings = List.copyOf(warnings);
+    Objects.requireNonNull(exclusion, "exclusion");
   }
 }

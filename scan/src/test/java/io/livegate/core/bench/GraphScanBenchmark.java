@@ -200,7 +200,8 @@ public final class GraphScanBenchmark {
               Accounts.wholeRepository(),
               Map.of(),
               parallelism,
-              ProgressListener.silent());
+              ProgressListener.silent(),
+              false);
       long edges =
           graph.units().stream().mapToLong(unit -> graph.config(unit).dependencies().size()).sum();
       return String.format(

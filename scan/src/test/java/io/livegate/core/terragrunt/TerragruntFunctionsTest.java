@@ -184,7 +184,10 @@ class TerragruntFunctionsTest {
 
     assertThat(targets(config)).containsExactly("dev/network/vpc");
     assertThat(config.reads())
-        .containsExactly(new FileRead("dev/env.hcl", FileRead.Via.READ_TERRAGRUNT_CONFIG));
+        .containsExactlyInAnyOrder(
+            new FileRead("dev/env.hcl", FileRead.Via.READ_TERRAGRUNT_CONFIG),
+            new FileRead("dev/env.hcl", FileRead.Via.FIND_IN_PARENT_FOLDERS),
+            new FileRead("dev/eu/env.hcl", FileRead.Via.FIND_IN_PARENT_FOLDERS));
   }
 
   private UnitConfig read(String unit, String config) {
