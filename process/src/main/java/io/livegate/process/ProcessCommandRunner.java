@@ -32,6 +32,9 @@ import java.util.stream.Stream;
  * own ({@code setsid}, where the system has it), so that the terminal's Ctrl-C reaches livegate,
  * which then decides when to interrupt it ({@link #interruptAll}). Its PID goes to the command's
  * PID file while it runs.
+ *
+ * <p>The process gets {@link RunnerEnvironment}'s allow-list of livegate's environment and of the
+ * command's, never the rest: it runs code nobody voted on yet.
  */
 public final class ProcessCommandRunner implements CommandRunner {
   private static final long POLL_MILLIS = 20;
@@ -110,7 +113,9 @@ public final class ProcessCommandRunner implements CommandRunner {
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectOutput(stdoutFile.toFile())
             .redirectError(stderrFile.toFile());
-    builder.environment().putAll(command.environment());
+    builder.environment().clear();
+    builder.environment().putAll(RunnerEnvironment.allowed(System.getenv()));
+    builder.environment().putAll(RunnerEnvironment.allowed(command.environment()));
     Process process;
     try {
       process = builder.start();
