@@ -31,6 +31,7 @@ import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.Sandbox;
 import io.livegate.process.TerraRunUnitPlanner;
 import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
@@ -235,7 +236,8 @@ public final class TaskWiring {
             new ProcessCommandRunner(line -> out.println("[" + unit + "] " + line)),
             runner(),
             workspace().resolve("plans"),
-            Map.of()),
+            Map.of(),
+            Sandbox.none("the task's container is the sandbox")),
         accounts(),
         github.statuses(out::println),
         planComments(),

@@ -76,12 +76,16 @@ public final class ProcessCommandRunner implements CommandRunner {
 
   /**
    * Asks every process this runner is running to stop the way terraform expects: one SIGINT, after
-   * which it finishes the resource it is changing, saves the state and exits.
+   * which it finishes the resource it is changing, saves the state and exits. Where the process
+   * leads a session of its own, the signal goes to its whole process group, as a terminal's Ctrl-C
+   * would: a sandbox in front of terraform does not pass signals on.
    */
   public void interruptAll() {
+    boolean groups = Files.isExecutable(SETSID);
     for (Process process : running) {
+      String target = (groups ? "-" : "") + process.pid();
       try {
-        new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
+        new ProcessBuilder("kill", "-INT", "--", target)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .start()

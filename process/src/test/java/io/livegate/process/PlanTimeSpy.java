@@ -33,16 +33,17 @@ final class PlanTimeSpy {
    */
   static PlanTimeSpy install(Path dir, Path unit, Map<String, String> attempts) throws IOException {
     Path log = unit.resolve("spy.log");
-    StringBuilder script = new StringBuilder("#!/bin/sh\nexec >>'" + log + "' 2>&1\n");
+    // the script keeps its own stdout open to the end: terraform stops a plugin whose stdout closes
+    StringBuilder script = new StringBuilder("#!/bin/sh\n{\n");
     attempts.forEach(
         (name, command) ->
             script
                 .append("echo '== ")
-                .append(name)
+                .append(name.replace("'", "'\\''"))
                 .append("'\n(")
                 .append(command)
                 .append(")\necho \"-> exit $?\"\n"));
-    script.append("exit 1\n");
+    script.append("} >>'").append(log).append("' 2>&1\nexit 1\n");
     Path binary =
         dir.resolve("mirror/" + SOURCE + "/1.0.0/linux_amd64/terraform-provider-spy_v1.0.0");
     Files.createDirectories(binary.getParent());
