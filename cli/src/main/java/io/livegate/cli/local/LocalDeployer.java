@@ -17,7 +17,7 @@ import io.livegate.core.vote.VoteMail;
 import io.livegate.core.vote.VoteResult;
 import io.livegate.process.TerraRun;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -239,7 +239,9 @@ public final class LocalDeployer {
     }
     TerraRun.Plan plan = planned.value();
     try {
-      Files.writeString(plan.file().resolveSibling(execution.name() + ".txt"), plan.text());
+      OwnerOnly.write(
+          plan.file().resolveSibling(execution.name() + ".txt"),
+          plan.text().getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new LivegateException("cannot save the plan text: " + e.getMessage(), e);
     }
