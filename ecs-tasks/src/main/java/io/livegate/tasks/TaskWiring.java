@@ -125,6 +125,7 @@ public final class TaskWiring {
     return new TerraRunJob(
         metadb.get().deployments(),
         metadb.get().executions(),
+        metadb.get().votes(),
         new PlanArtifacts(
             aws.build(S3Client.builder()),
             Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET)),

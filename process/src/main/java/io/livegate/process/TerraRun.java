@@ -150,7 +150,9 @@ public final class TerraRun {
   }
 
   /**
-   * Applies the saved plan if its hash is the one recorded at plan time.
+   * Applies the saved plan if its hash is the one recorded at plan time and its changes are the
+   * ones the voters were shown (the summary recorded with the hash). Whether the votes approve it
+   * is the caller's check ({@link io.livegate.core.vote.ApplyGate}).
    *
    * @return the full addresses of the resources of {@code newProviders} in the state afterwards
    */
@@ -163,6 +165,25 @@ public final class TerraRun {
               + " is missing or differs from the approved one"
               + " (SHA-256 "
               + execution.planSha256()
+              + "); nothing was applied");
+    }
+    CommandResult json =
+        run(
+            kind.showCommand(
+                execution.unit(),
+                execution.spec().applyRole(),
+                List.of("-json", planFile.toString())),
+            new Sandbox.PlanFile(planFile, false));
+    if (json.exitCode() != 0) {
+      return Step.failed(failure("show", json));
+    }
+    PlanSummary changes = PlanJson.summary(json.stdout());
+    if (!changes.equals(execution.planSummary())) {
+      return Step.failed(
+          "the saved plan's changes ("
+              + changes.counts()
+              + ") are not the ones the voters were shown ("
+              + (execution.planSummary() == null ? "none" : execution.planSummary().counts())
               + "); nothing was applied");
     }
     String error = applyPlanFile(execution, planFile);

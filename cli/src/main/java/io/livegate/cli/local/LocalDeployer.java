@@ -10,11 +10,13 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.FlowState;
+import io.livegate.core.vote.ApplyGate;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.Decision;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteMail;
 import io.livegate.core.vote.VoteResult;
+import io.livegate.core.vote.VoteStore;
 import io.livegate.process.TerraRun;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -67,6 +69,7 @@ public final class LocalDeployer {
   private final ExecutionStore executions;
   private final AdvanceDeployment advance;
   private final CastVote castVote;
+  private final VoteStore votes;
   private final TerraRun terraRun;
   private final Outbox outbox;
   private final VoteServer server;
@@ -80,6 +83,7 @@ public final class LocalDeployer {
       ExecutionStore executions,
       AdvanceDeployment advance,
       CastVote castVote,
+      VoteStore votes,
       TerraRun terraRun,
       Outbox outbox,
       VoteServer server,
@@ -91,6 +95,7 @@ public final class LocalDeployer {
     this.executions = executions;
     this.advance = advance;
     this.castVote = castVote;
+    this.votes = votes;
     this.terraRun = terraRun;
     this.outbox = outbox;
     this.server = server;
@@ -334,6 +339,10 @@ public final class LocalDeployer {
 
   private FlowState apply(Execution execution, boolean interruptedHere) {
     Execution approved = executions.find(execution.id()).orElseThrow();
+    Optional<String> refusal = ApplyGate.refusal(approved, votes.votes(approved.id()));
+    if (refusal.isPresent()) {
+      return fail(approved, refusal.get());
+    }
     Set<String> newProviders = Set.copyOf(approved.planSummary().newProviders());
     if (interruptedHere) {
       return finishInterruptedApply(approved, newProviders);

@@ -196,6 +196,7 @@ public final class LocalWiring implements AutoCloseable {
         executions,
         advance,
         castVote,
+        votes,
         terraRun,
         new Outbox(state.outbox()),
         server(port),
