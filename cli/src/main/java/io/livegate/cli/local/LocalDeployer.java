@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The in-process executor of the deploy flow: what Step Functions does on AWS. It runs each
@@ -55,13 +56,25 @@ public final class LocalDeployer {
    * @param voteTimeout how long a vote may take before the execution counts as rejected
    * @param autoApprove approve on behalf of the voters right after the links are sent
    * @param skipEmpty a plan with no changes succeeds without a vote or an apply
+   * @param voterAtTerminal the voters whose channel is this terminal, so whose links the log shows;
+   *     every other voter's links go only to their mail: whoever reads a log must not get the
+   *     quorum from it
    */
   public record Settings(
-      int parallelism, boolean autoApprove, boolean skipEmpty, Duration voteTimeout) {
+      int parallelism,
+      boolean autoApprove,
+      boolean skipEmpty,
+      Duration voteTimeout,
+      Predicate<String> voterAtTerminal) {
     public Settings {
       if (parallelism < 1) {
         throw new LivegateException("--parallelism must be at least 1");
       }
+    }
+
+    /** Settings under which no voter's links are logged. */
+    public Settings(int parallelism, boolean autoApprove, boolean skipEmpty, Duration voteTimeout) {
+      this(parallelism, autoApprove, skipEmpty, voteTimeout, voter -> false);
     }
   }
 
@@ -283,8 +296,12 @@ public final class LocalDeployer {
       String reject = server.link(planned.id(), voter, Vote.Choice.REJECT, expires);
       outbox.voteRequest(
           planned, voter, VoteMail.of(planned, planned.planSummary(), "", "", approve, reject));
-      log(planned, "vote link for " + voter + ": approve " + approve);
+      if (settings.voterAtTerminal().test(voter)) {
+        log(planned, "vote link for " + voter + ": approve " + approve);
+      }
     }
+    int voters = planned.spec().voters().size();
+    log(planned, "vote requested from " + voters + (voters == 1 ? " voter" : " voters"));
     if (settings.autoApprove()) {
       for (String voter : planned.spec().voters()) {
         VoteResult result = castVote.cast(planned.id(), voter, Vote.Choice.APPROVE);
