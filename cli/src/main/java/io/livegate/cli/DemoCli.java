@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Writes the bundled example live repository (two accounts, five units each) to a temp directory and"
           + " deploys its change commit with real terraform: scan, queue, release in order, plan, vote, apply.",
-      "It approves on the voters' behalf after printing each vote link, unless --interactive."
+      "It approves on the voters' behalf after mailing each vote link; with --interactive it prints the links and waits for you."
     })
 final class DemoCli implements Callable<Integer> {
   @ParentCommand private Livegate livegate;
@@ -73,7 +73,8 @@ final class DemoCli implements Callable<Integer> {
           deployment,
           RunnerKind.TERRAFORM,
           local.failurePolicy,
-          local.settings(!interactive),
+          // --interactive: the terminal is every voter's channel
+          local.settings(!interactive, voter -> interactive),
           local.port,
           local.gracePeriod,
           out,

@@ -83,7 +83,7 @@ final class DeployCli implements Callable<Integer> {
           deployment,
           kind,
           local.failurePolicy,
-          local.settings(run.autoApprove),
+          local.settings(run.autoApprove, LocalRun.LOCAL_OPERATOR::equals),
           local.port,
           local.gracePeriod,
           out,

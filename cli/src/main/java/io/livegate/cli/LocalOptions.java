@@ -5,6 +5,7 @@ import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.runner.RunnerKind;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Predicate;
 import picocli.CommandLine.Option;
 
 /** The options every local-runtime command shares. */
@@ -74,12 +75,22 @@ final class LocalOptions {
     return stateDir != null ? stateDir : Path.of(System.getProperty("user.home"), ".livegate");
   }
 
+  /** The settings of a run whose log shows no voter's links (serve). */
   LocalDeployer.Settings settings(boolean autoApprove) {
+    return settings(autoApprove, voter -> false);
+  }
+
+  /**
+   * @param voterAtTerminal the voters for whom this terminal is their channel: their links are
+   *     printed
+   */
+  LocalDeployer.Settings settings(boolean autoApprove, Predicate<String> voterAtTerminal) {
     return new LocalDeployer.Settings(
         parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism,
         autoApprove,
         skipEmpty,
-        voteTimeout);
+        voteTimeout,
+        voterAtTerminal);
   }
 
   static RunnerKind kind(Runner runner) {

@@ -201,6 +201,7 @@ final class LocalRun {
               out.flush();
             },
             runnerEnvironment);
+    out.println("livegate: " + wiring.sandbox.description());
     out.println("status page: " + wiring.server(port).baseUrl() + "/status");
     out.flush();
     DeploymentStatus status = deployer.run(deployment.id());

@@ -56,7 +56,7 @@ final class ResumeCli implements Callable<Integer> {
                     deployment,
                     run.kind(),
                     local.failurePolicy,
-                    local.settings(run.autoApprove),
+                    local.settings(run.autoApprove, LocalRun.LOCAL_OPERATOR::equals),
                     local.port,
                     local.gracePeriod,
                     out,

@@ -14,7 +14,7 @@ final class RunOptions {
 
   @Option(
       names = "--auto-approve",
-      description = "Approve each unit on the voters' behalf after printing its vote links.")
+      description = "Approve each unit on the voters' behalf after mailing its vote links.")
   boolean autoApprove;
 
   RunnerKind kind() {

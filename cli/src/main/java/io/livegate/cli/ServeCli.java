@@ -173,10 +173,12 @@ final class ServeCli implements Callable<Integer> {
                   github.map(
                       client ->
                           new PlanComments(new GitHubComments(client), line -> log(out, line))),
+                  wiring.sandbox,
                   line -> log(out, line))) {
         server.webhook(
             pipeline.receiver(
                 new WebhookSettings(() -> secret, served, trunk, allowForkPrs), planner));
+        log(out, wiring.sandbox.description());
         pipeline.resume(served);
         log(out, "serving " + served + ": POST " + server.baseUrl() + "/webhook");
         new CountDownLatch(1).await();

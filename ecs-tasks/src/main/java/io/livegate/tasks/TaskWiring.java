@@ -31,6 +31,7 @@ import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.Sandbox;
 import io.livegate.process.TerraRunUnitPlanner;
 import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
@@ -124,6 +125,7 @@ public final class TaskWiring {
     return new TerraRunJob(
         metadb.get().deployments(),
         metadb.get().executions(),
+        metadb.get().votes(),
         new PlanArtifacts(
             aws.build(S3Client.builder()),
             Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET)),
@@ -235,7 +237,8 @@ public final class TaskWiring {
             new ProcessCommandRunner(line -> out.println("[" + unit + "] " + line)),
             runner(),
             workspace().resolve("plans"),
-            Map.of()),
+            Map.of(),
+            Sandbox.none("the task's container is the sandbox")),
         accounts(),
         github.statuses(out::println),
         planComments(),

@@ -15,6 +15,8 @@ import io.livegate.core.flow.FlowState;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.vote.ApplyGate;
+import io.livegate.core.vote.VoteStore;
 import io.livegate.process.TerraRun;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.PlanResult;
@@ -36,6 +38,7 @@ import java.util.function.Consumer;
 public final class TerraRunJob {
   private final DeploymentStore deployments;
   private final ExecutionStore executions;
+  private final VoteStore votes;
   private final PlanArtifacts artifacts;
   private final SfnTaskTokens tokens;
   private final Checkout checkout;
@@ -57,6 +60,7 @@ public final class TerraRunJob {
   public TerraRunJob(
       DeploymentStore deployments,
       ExecutionStore executions,
+      VoteStore votes,
       PlanArtifacts artifacts,
       SfnTaskTokens tokens,
       Checkout checkout,
@@ -70,6 +74,7 @@ public final class TerraRunJob {
       Clock clock) {
     this.deployments = deployments;
     this.executions = executions;
+    this.votes = votes;
     this.artifacts = artifacts;
     this.tokens = tokens;
     this.checkout = checkout;
@@ -150,6 +155,19 @@ public final class TerraRunJob {
       log.accept("[" + execution.unit() + "] has no recorded plan; nothing applied");
       return 1;
     }
+    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
+    // The flow's Decide chose Apply, but the token that told it so may have been answered by
+    // whoever held the right to: the recorded votes decide.
+    Optional<String> refusal = ApplyGate.refusal(execution, votes.votes(executionId));
+    if (refusal.isPresent()) {
+      log.accept("[" + execution.unit() + "] " + refusal.get());
+      publish(
+          deployment,
+          execution,
+          State.FAILURE,
+          "apply refused: " + StatusTexts.headline(refusal.get()));
+      return 1;
+    }
     Optional<String> before = executions.flowState(executionId);
     if (before.equals(Optional.of(FlowState.FAILED.stateName()))) {
       log.accept("[" + execution.unit() + "] its apply failed before; not applied again");
@@ -161,7 +179,6 @@ public final class TerraRunJob {
         FlowState.APPLY.stateName(),
         interrupted ? "resumed: the previous Apply task stopped without an outcome" : null,
         clock.instant());
-    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
     publish(
         deployment,
         execution,

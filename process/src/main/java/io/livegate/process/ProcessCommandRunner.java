@@ -32,6 +32,9 @@ import java.util.stream.Stream;
  * own ({@code setsid}, where the system has it), so that the terminal's Ctrl-C reaches livegate,
  * which then decides when to interrupt it ({@link #interruptAll}). Its PID goes to the command's
  * PID file while it runs.
+ *
+ * <p>The process gets {@link RunnerEnvironment}'s allow-list of livegate's environment and of the
+ * command's, never the rest: it runs code nobody voted on yet.
  */
 public final class ProcessCommandRunner implements CommandRunner {
   private static final long POLL_MILLIS = 20;
@@ -73,12 +76,16 @@ public final class ProcessCommandRunner implements CommandRunner {
 
   /**
    * Asks every process this runner is running to stop the way terraform expects: one SIGINT, after
-   * which it finishes the resource it is changing, saves the state and exits.
+   * which it finishes the resource it is changing, saves the state and exits. Where the process
+   * leads a session of its own, the signal goes to its whole process group, as a terminal's Ctrl-C
+   * would: a sandbox in front of terraform does not pass signals on.
    */
   public void interruptAll() {
+    boolean groups = Files.isExecutable(SETSID);
     for (Process process : running) {
+      String target = (groups ? "-" : "") + process.pid();
       try {
-        new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
+        new ProcessBuilder("kill", "-INT", "--", target)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .start()
@@ -110,7 +117,9 @@ public final class ProcessCommandRunner implements CommandRunner {
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectOutput(stdoutFile.toFile())
             .redirectError(stderrFile.toFile());
-    builder.environment().putAll(command.environment());
+    builder.environment().clear();
+    builder.environment().putAll(RunnerEnvironment.allowed(System.getenv()));
+    builder.environment().putAll(RunnerEnvironment.allowed(command.environment()));
     Process process;
     try {
       process = builder.start();

@@ -11,6 +11,7 @@ import io.livegate.core.runner.RunnerKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -65,6 +66,7 @@ public final class TerraRun {
   private final Path repositoryRoot;
   private final Path plans;
   private final Map<String, String> environment;
+  private final Sandbox sandbox;
 
   public TerraRun(
       CommandRunner runner,
@@ -72,11 +74,32 @@ public final class TerraRun {
       Path repositoryRoot,
       Path plans,
       Map<String, String> environment) {
+    this(
+        runner,
+        kind,
+        repositoryRoot,
+        plans,
+        environment,
+        Sandbox.none("terraform runs without a sandbox"));
+  }
+
+  /**
+   * @param sandbox where terraform and terragrunt run: they see the repository and the one plan
+   *     file the command needs
+   */
+  public TerraRun(
+      CommandRunner runner,
+      RunnerKind kind,
+      Path repositoryRoot,
+      Path plans,
+      Map<String, String> environment,
+      Sandbox sandbox) {
     this.runner = runner;
     this.kind = kind;
     this.repositoryRoot = repositoryRoot;
     this.plans = plans;
     this.environment = Map.copyOf(environment);
+    this.sandbox = sandbox;
   }
 
   public Path planFile(Execution execution) {
@@ -102,16 +125,19 @@ public final class TerraRun {
   public Step<Plan> plan(
       String unit, String planName, List<List<String>> planCommands, String planRole) {
     Path planFile = planFile(planName);
+    createOwnerOnly(planFile);
     for (List<String> command : planCommands) {
-      CommandResult result = run(withPlanFile(command, planFile));
+      CommandResult result =
+          run(withPlanFile(command, planFile), new Sandbox.PlanFile(planFile, true));
       if (result.exitCode() != 0) {
         return Step.failed(failure("plan", result));
       }
     }
+    Sandbox.PlanFile readable = new Sandbox.PlanFile(planFile, false);
     CommandResult json =
-        run(kind.showCommand(unit, planRole, List.of("-json", planFile.toString())));
+        run(kind.showCommand(unit, planRole, List.of("-json", planFile.toString())), readable);
     CommandResult text =
-        run(kind.showCommand(unit, planRole, List.of("-no-color", planFile.toString())));
+        run(kind.showCommand(unit, planRole, List.of("-no-color", planFile.toString())), readable);
     if (json.exitCode() != 0 || text.exitCode() != 0) {
       return Step.failed(failure("show", json.exitCode() != 0 ? json : text));
     }
@@ -126,7 +152,9 @@ public final class TerraRun {
   }
 
   /**
-   * Applies the saved plan if its hash is the one recorded at plan time.
+   * Applies the saved plan if its hash is the one recorded at plan time and its changes are the
+   * ones the voters were shown (the summary recorded with the hash). Whether the votes approve it
+   * is the caller's check ({@link io.livegate.core.vote.ApplyGate}).
    *
    * @return the full addresses of the resources of {@code newProviders} in the state afterwards
    */
@@ -139,6 +167,25 @@ public final class TerraRun {
               + " is missing or differs from the approved one"
               + " (SHA-256 "
               + execution.planSha256()
+              + "); nothing was applied");
+    }
+    CommandResult json =
+        run(
+            kind.showCommand(
+                execution.unit(),
+                execution.spec().applyRole(),
+                List.of("-json", planFile.toString())),
+            new Sandbox.PlanFile(planFile, false));
+    if (json.exitCode() != 0) {
+      return Step.failed(failure("show", json));
+    }
+    PlanSummary changes = PlanJson.summary(json.stdout());
+    if (!changes.equals(execution.planSummary())) {
+      return Step.failed(
+          "the saved plan's changes ("
+              + changes.counts()
+              + ") are not the ones the voters were shown ("
+              + (execution.planSummary() == null ? "none" : execution.planSummary().counts())
               + "); nothing was applied");
     }
     String error = applyPlanFile(execution, planFile);
@@ -211,7 +258,8 @@ public final class TerraRun {
     CommandResult approvedJson =
         run(
             kind.showCommand(
-                execution.unit(), applyRole, List.of("-json", approvedFile.toString())));
+                execution.unit(), applyRole, List.of("-json", approvedFile.toString())),
+            new Sandbox.PlanFile(approvedFile, false));
     if (approvedJson.exitCode() != 0) {
       return Step.failed(failure("show", approvedJson));
     }
@@ -336,7 +384,10 @@ public final class TerraRun {
       CommandResult result =
           runner.run(
               new Command(
-                  withPlanFile(command, planFile),
+                  sandbox.wrap(
+                      withPlanFile(command, planFile),
+                      repositoryRoot,
+                      Optional.of(new Sandbox.PlanFile(planFile, false))),
                   repositoryRoot,
                   environment,
                   TIMEOUT,
@@ -367,7 +418,37 @@ public final class TerraRun {
   }
 
   private CommandResult run(List<String> argv) {
-    return runner.run(new Command(argv, repositoryRoot, environment, TIMEOUT));
+    return runner.run(
+        new Command(
+            sandbox.wrap(argv, repositoryRoot, Optional.empty()),
+            repositoryRoot,
+            environment,
+            TIMEOUT));
+  }
+
+  private CommandResult run(List<String> argv, Sandbox.PlanFile planFile) {
+    return runner.run(
+        new Command(
+            sandbox.wrap(argv, repositoryRoot, Optional.of(planFile)),
+            repositoryRoot,
+            environment,
+            TIMEOUT));
+  }
+
+  /**
+   * A fresh, empty plan file that only its owner can read: a sandbox can only hand a command a file
+   * that exists, and a plan holds the values of every variable.
+   */
+  private static void createOwnerOnly(Path planFile) {
+    try {
+      Files.createDirectories(planFile.getParent());
+      Files.deleteIfExists(planFile);
+      Files.createFile(
+          planFile,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (IOException e) {
+      throw new LivegateException("cannot create " + planFile + ": " + e.getMessage(), e);
+    }
   }
 
   private static List<String> withPlanFile(List<String> command, Path planFile) {

@@ -20,17 +20,24 @@ public final class TerraRunUnitPlanner implements UnitPlanner {
   private final RunnerKind kind;
   private final Path plans;
   private final Map<String, String> environment;
+  private final Sandbox sandbox;
 
   /**
    * @param plans where plan files are written while a plan runs
    * @param environment the environment of terraform or terragrunt
+   * @param sandbox where terraform or terragrunt run the pull request's code
    */
   public TerraRunUnitPlanner(
-      CommandRunner runner, RunnerKind kind, Path plans, Map<String, String> environment) {
+      CommandRunner runner,
+      RunnerKind kind,
+      Path plans,
+      Map<String, String> environment,
+      Sandbox sandbox) {
     this.runner = runner;
     this.kind = kind;
     this.plans = plans;
     this.environment = Map.copyOf(environment);
+    this.sandbox = sandbox;
   }
 
   @Override
@@ -40,7 +47,7 @@ public final class TerraRunUnitPlanner implements UnitPlanner {
     } catch (IOException e) {
       throw new LivegateException("cannot create " + plans + ": " + e.getMessage(), e);
     }
-    TerraRun terraRun = new TerraRun(runner, kind, repositoryRoot, plans, environment);
+    TerraRun terraRun = new TerraRun(runner, kind, repositoryRoot, plans, environment, sandbox);
     try {
       TerraRun.Step<TerraRun.Plan> planned =
           terraRun.plan(unit, planName, kind.planCommands(unit, planRole, List.of()), planRole);

@@ -96,12 +96,32 @@ class ProcessCommandRunnerTest {
     CommandResult result =
         runner.run(
             new Command(
-                List.of("/bin/sh", "-c", "pwd; echo \"$LIVEGATE_TEST_VALUE\""),
+                List.of("/bin/sh", "-c", "pwd; echo \"$TF_VAR_test_value\""),
                 unit,
-                Map.of("LIVEGATE_TEST_VALUE", "$(not expanded)"),
+                Map.of("TF_VAR_test_value", "$(not expanded)"),
                 TIMEOUT));
 
     assertThat(result.output()).isEqualTo(unit.toRealPath() + "\n$(not expanded)\n");
+  }
+
+  @Test
+  void theCommandSeesOnlyTheAllowListedPartOfItsEnvironment() {
+    CommandResult result =
+        runner.run(
+            new Command(
+                List.of("/usr/bin/env"),
+                dir,
+                Map.of(
+                    "LIVEGATE_WEBHOOK_SECRET", "webhook-secret",
+                    "LIVEGATE_TASK_TOKEN", "task-token",
+                    "PGPASSWORD", "metadb-password",
+                    "TF_IN_AUTOMATION", "1",
+                    "AWS_SESSION_TOKEN", "plan-role-session"),
+                TIMEOUT));
+
+    assertThat(result.stdout().lines())
+        .contains("TF_IN_AUTOMATION=1", "AWS_SESSION_TOKEN=plan-role-session")
+        .noneMatch(line -> line.startsWith("LIVEGATE_") || line.startsWith("PGPASSWORD="));
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
+import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.testing.TestRepo;
@@ -103,6 +104,35 @@ class TerraRunTest {
     assertThat(applied.error())
         .contains("differs from the approved one")
         .contains("nothing was applied");
+    assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT))).isEmpty();
+  }
+
+  @Test
+  void aPlanWhoseChangesAreNotTheSummaryTheVotersWereShownIsNotApplied() {
+    Execution planned = planned(execution("d1-app", List.of()));
+    Execution shownNothing =
+        new Execution(
+            planned.id(),
+            planned.deploymentId(),
+            planned.name(),
+            planned.spec(),
+            planned.status(),
+            planned.dependsOn(),
+            planned.planArtifact(),
+            planned.planSha256(),
+            new PlanSummary(0, 0, 0, List.of()),
+            planned.newResources(),
+            planned.decision(),
+            planned.createdAt(),
+            planned.startedAt(),
+            planned.finishedAt());
+
+    TerraRun.Step<List<String>> applied = terraRun.apply(shownNothing, Set.of(BUILTIN));
+
+    assertThat(applied.error())
+        .isEqualTo(
+            "the saved plan's changes (+1 ~0 -0) are not the ones the voters were shown (+0 ~0 -0);"
+                + " nothing was applied");
     assertThat(TerraformState.resources(dir.resolve("live").resolve(UNIT))).isEmpty();
   }
 

@@ -10,14 +10,16 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.FlowState;
+import io.livegate.core.vote.ApplyGate;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.Decision;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteMail;
 import io.livegate.core.vote.VoteResult;
+import io.livegate.core.vote.VoteStore;
 import io.livegate.process.TerraRun;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +33,7 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The in-process executor of the deploy flow: what Step Functions does on AWS. It runs each
@@ -53,13 +56,25 @@ public final class LocalDeployer {
    * @param voteTimeout how long a vote may take before the execution counts as rejected
    * @param autoApprove approve on behalf of the voters right after the links are sent
    * @param skipEmpty a plan with no changes succeeds without a vote or an apply
+   * @param voterAtTerminal the voters whose channel is this terminal, so whose links the log shows;
+   *     every other voter's links go only to their mail: whoever reads a log must not get the
+   *     quorum from it
    */
   public record Settings(
-      int parallelism, boolean autoApprove, boolean skipEmpty, Duration voteTimeout) {
+      int parallelism,
+      boolean autoApprove,
+      boolean skipEmpty,
+      Duration voteTimeout,
+      Predicate<String> voterAtTerminal) {
     public Settings {
       if (parallelism < 1) {
         throw new LivegateException("--parallelism must be at least 1");
       }
+    }
+
+    /** Settings under which no voter's links are logged. */
+    public Settings(int parallelism, boolean autoApprove, boolean skipEmpty, Duration voteTimeout) {
+      this(parallelism, autoApprove, skipEmpty, voteTimeout, voter -> false);
     }
   }
 
@@ -67,6 +82,7 @@ public final class LocalDeployer {
   private final ExecutionStore executions;
   private final AdvanceDeployment advance;
   private final CastVote castVote;
+  private final VoteStore votes;
   private final TerraRun terraRun;
   private final Outbox outbox;
   private final VoteServer server;
@@ -80,6 +96,7 @@ public final class LocalDeployer {
       ExecutionStore executions,
       AdvanceDeployment advance,
       CastVote castVote,
+      VoteStore votes,
       TerraRun terraRun,
       Outbox outbox,
       VoteServer server,
@@ -91,6 +108,7 @@ public final class LocalDeployer {
     this.executions = executions;
     this.advance = advance;
     this.castVote = castVote;
+    this.votes = votes;
     this.terraRun = terraRun;
     this.outbox = outbox;
     this.server = server;
@@ -239,7 +257,9 @@ public final class LocalDeployer {
     }
     TerraRun.Plan plan = planned.value();
     try {
-      Files.writeString(plan.file().resolveSibling(execution.name() + ".txt"), plan.text());
+      OwnerOnly.write(
+          plan.file().resolveSibling(execution.name() + ".txt"),
+          plan.text().getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new LivegateException("cannot save the plan text: " + e.getMessage(), e);
     }
@@ -276,8 +296,12 @@ public final class LocalDeployer {
       String reject = server.link(planned.id(), voter, Vote.Choice.REJECT, expires);
       outbox.voteRequest(
           planned, voter, VoteMail.of(planned, planned.planSummary(), "", "", approve, reject));
-      log(planned, "vote link for " + voter + ": approve " + approve);
+      if (settings.voterAtTerminal().test(voter)) {
+        log(planned, "vote link for " + voter + ": approve " + approve);
+      }
     }
+    int voters = planned.spec().voters().size();
+    log(planned, "vote requested from " + voters + (voters == 1 ? " voter" : " voters"));
     if (settings.autoApprove()) {
       for (String voter : planned.spec().voters()) {
         VoteResult result = castVote.cast(planned.id(), voter, Vote.Choice.APPROVE);
@@ -332,6 +356,10 @@ public final class LocalDeployer {
 
   private FlowState apply(Execution execution, boolean interruptedHere) {
     Execution approved = executions.find(execution.id()).orElseThrow();
+    Optional<String> refusal = ApplyGate.refusal(approved, votes.votes(approved.id()));
+    if (refusal.isPresent()) {
+      return fail(approved, refusal.get());
+    }
     Set<String> newProviders = Set.copyOf(approved.planSummary().newProviders());
     if (interruptedHere) {
       return finishInterruptedApply(approved, newProviders);

@@ -27,12 +27,21 @@ import java.util.Optional;
  * PostgreSQL server of this data directory (the PID was reused after a reboot or a crash) is stale:
  * it is removed, and that process is never signalled.
  *
+ * <p>Only livegate may log in. The server answers on localhost only and has no Unix socket (its
+ * default directory, /tmp, is writable by every user); every login needs the password in {@link
+ * #passwordFile} (SCRAM), a random secret readable by its owner only. A data directory from before
+ * this rule (it trusted every local login) gets the password on its first start.
+ *
  * <p>Connections are pooled: opening one costs 6 to 12 ms, far more than the statements a store
  * runs, and each flow step runs a few (docs/benchmarks.md).
  */
 public final class LocalMetadb implements AutoCloseable {
   private static final int MAX_CONNECTIONS = 16;
   private static final int START_ATTEMPTS = 3;
+  private static final String HBA =
+      "# livegate: every login needs the password (metadb-password in the state directory)\n"
+          + "host all all 127.0.0.1/32 scram-sha-256\n"
+          + "host all all ::1/128 scram-sha-256\n";
 
   private final EmbeddedPostgres postgres;
   private final HikariDataSource pool;
@@ -49,12 +58,20 @@ public final class LocalMetadb implements AutoCloseable {
     this.metadb = Metadb.open(pool);
   }
 
+  /** Where the password of {@code dataDirectory}'s server is kept: beside it, in the state dir. */
+  static Path passwordFile(Path dataDirectory) {
+    return dataDirectory.resolveSibling(dataDirectory.getFileName() + "-password");
+  }
+
   public static LocalMetadb start(Path dataDirectory) {
+    Path passwordFile = passwordFile(dataDirectory);
+    String password = OwnerOnly.secret(passwordFile);
     stopLeftoverServer(dataDirectory);
+    boolean fresh = !Files.exists(dataDirectory.resolve("PG_VERSION"));
     for (int attempt = 1; ; attempt++) {
       EmbeddedPostgres postgres;
       try {
-        postgres =
+        EmbeddedPostgres.Builder builder =
             EmbeddedPostgres.builder()
                 .setDataDirectory(dataDirectory)
                 .setCleanDataDirectory(false)
@@ -62,12 +79,24 @@ public final class LocalMetadb implements AutoCloseable {
                 .setServerConfig("fsync", "on")
                 .setServerConfig("synchronous_commit", "on")
                 .setServerConfig("full_page_writes", "on")
-                .start();
+                .setServerConfig("listen_addresses", "localhost")
+                .setServerConfig("unix_socket_directories", "")
+                .setConnectConfig("password", password);
+        if (fresh) {
+          // initdb's own options: a new cluster needs the password from its first login on
+          builder
+              .setLocaleConfig("auth", "scram-sha-256")
+              .setLocaleConfig("pwfile", passwordFile.toString());
+        }
+        postgres = builder.start();
       } catch (IOException | RuntimeException e) {
         throw new LivegateException(
             "cannot start the local metadb in " + dataDirectory + ": " + e.getMessage(), e);
       }
       if (serves(postgres, dataDirectory)) {
+        requirePassword(postgres, dataDirectory, password);
+        // the embedded server's own lock file is made world-readable
+        OwnerOnly.restrict(dataDirectory.resolve("epg-lock"));
         return new LocalMetadb(postgres);
       }
       // The free port the server was given was taken before it could bind it, and another
@@ -94,6 +123,43 @@ public final class LocalMetadb implements AutoCloseable {
     } catch (SQLException | IOException e) {
       return false;
     }
+  }
+
+  /**
+   * Makes every login need the password: sets it (a data directory from before this rule has none)
+   * and replaces pg_hba.conf, unless that is done already.
+   */
+  private static void requirePassword(
+      EmbeddedPostgres postgres, Path dataDirectory, String password) {
+    Path hba = dataDirectory.resolve("pg_hba.conf");
+    try {
+      if (Files.readString(hba).equals(HBA)) {
+        return;
+      }
+      if (!password.matches("[0-9a-f]+")) {
+        throw new LivegateException(passwordFile(dataDirectory) + " is not a livegate password");
+      }
+      try (Connection connection = postgres.getPostgresDatabase().getConnection();
+          Statement statement = connection.createStatement()) {
+        statement.execute("SET password_encryption = 'scram-sha-256'");
+        // ALTER ROLE takes no bound parameters; the password is hex, checked above
+        statement.execute("ALTER ROLE postgres PASSWORD '" + password + "'");
+        Files.writeString(hba, HBA);
+        statement.execute("SELECT pg_reload_conf()");
+      }
+    } catch (IOException | SQLException e) {
+      throw new LivegateException(
+          "cannot make the local metadb in "
+              + dataDirectory
+              + " require its password: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** The port the server answers on, on localhost. */
+  int port() {
+    return postgres.getPort();
   }
 
   private static void stopQuietly(EmbeddedPostgres postgres) {

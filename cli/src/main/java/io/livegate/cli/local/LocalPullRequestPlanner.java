@@ -14,6 +14,7 @@ import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.Sandbox;
 import io.livegate.process.TerraRunUnitPlanner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,19 +70,23 @@ public final class LocalPullRequestPlanner implements PullRequestPlanner, AutoCl
   private final CommitStatusPublisher statuses;
   private final Optional<PlanComments> comments;
   private final Consumer<String> log;
+  private final Sandbox sandbox;
   private final ExecutorService dispatches = Executors.newSingleThreadExecutor(daemon("dispatch"));
   private final ExecutorService units;
 
   /**
    * @param workspace where heads are checked out, e.g. {@link StateDirectory#pullRequests()}
    * @param comments empty when the plan comment is off (or no GitHub token is configured)
+   * @param sandbox where terraform or terragrunt run the pull request's code
    */
   public LocalPullRequestPlanner(
       Path workspace,
       Settings settings,
       CommitStatusPublisher statuses,
       Optional<PlanComments> comments,
+      Sandbox sandbox,
       Consumer<String> log) {
+    this.sandbox = sandbox;
     this.workspace = workspace.toAbsolutePath().normalize();
     this.settings = settings;
     this.statuses = statuses;
@@ -109,7 +114,11 @@ public final class LocalPullRequestPlanner implements PullRequestPlanner, AutoCl
             // the dispatch has checked the head out; its unit plans only read it
             checkedOut -> checkout,
             new TerraRunUnitPlanner(
-                new ProcessCommandRunner(), settings.runner(), plans, settings.runnerEnvironment()),
+                new ProcessCommandRunner(),
+                settings.runner(),
+                plans,
+                settings.runnerEnvironment(),
+                sandbox),
             settings.accounts(),
             statuses,
             comments,

@@ -12,7 +12,9 @@ import io.livegate.core.pr.LockScope;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.VoteLinks;
+import io.livegate.process.BubblewrapSandbox;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.Sandbox;
 import io.livegate.process.TerraRun;
 import io.livegate.sql.JdbiDeploymentStore;
 import io.livegate.sql.JdbiExecutionStore;
@@ -21,6 +23,7 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -45,6 +48,13 @@ public final class LocalWiring implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicBoolean();
   private final Thread shutdownHook = new Thread(this::close, "livegate-shutdown");
   private final StateDirectoryLock lock;
+
+  /**
+   * Where terraform and terragrunt run: a bubblewrap sandbox that hides the state directory, or,
+   * where bwrap is missing or cannot run, none (its description says so).
+   */
+  public final Sandbox sandbox;
+
   private final ProcessCommandRunner processes = new ProcessCommandRunner();
   private Drain drain = new Drain(processes, Duration.ZERO, line -> {});
   private VoteServer server;
@@ -52,6 +62,7 @@ public final class LocalWiring implements AutoCloseable {
   public LocalWiring(Path stateDirectory) {
     this.state = StateDirectory.at(stateDirectory);
     this.lock = StateDirectoryLock.take(state.root());
+    this.sandbox = sandbox(state);
     try {
       this.metadb = LocalMetadb.start(state.metadb());
     } catch (RuntimeException e) {
@@ -74,6 +85,18 @@ public final class LocalWiring implements AutoCloseable {
     // Ctrl-C: stop the web server and shut the metadb down cleanly; every flow step is already
     // recorded, so livegate resume continues from there.
     Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  private static Sandbox sandbox(StateDirectory state) {
+    return BubblewrapSandbox.find(List.of(state.root()))
+        .orElseGet(
+            () ->
+                Sandbox.none(
+                    "warning: bubblewrap (bwrap) is not available, so terraform runs without"
+                        + " a sandbox: the code being deployed can read "
+                        + state.root()
+                        + " (the metadb password, the vote key, other units' plans);"
+                        + " install bubblewrap (docs/security.md)"));
   }
 
   /** Starts the vote and status server on 127.0.0.1:{@code port} (0 picks a free one). */
@@ -167,12 +190,13 @@ public final class LocalWiring implements AutoCloseable {
       Consumer<String> log,
       Map<String, String> runnerEnvironment) {
     TerraRun terraRun =
-        new TerraRun(processes, runner, repositoryRoot, state.plans(), runnerEnvironment);
+        new TerraRun(processes, runner, repositoryRoot, state.plans(), runnerEnvironment, sandbox);
     return new LocalDeployer(
         deployments,
         executions,
         advance,
         castVote,
+        votes,
         terraRun,
         new Outbox(state.outbox()),
         server(port),

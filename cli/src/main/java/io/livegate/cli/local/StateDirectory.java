@@ -4,13 +4,12 @@ import io.livegate.core.LivegateException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 
 /**
  * The local runtime's state directory: the metadb's data, saved plans, the mail outbox, the
  * vote-link secret, and pull requests' checkouts while they are planned. It persists, so a second
- * run sees the history and a killed run can resume.
+ * run sees the history and a killed run can resume. Only its owner can read it: it is made (or,
+ * from before this rule, changed) to mode 0700, with nothing inside readable by group or others.
  */
 public final class StateDirectory {
   private final Path root;
@@ -26,6 +25,7 @@ public final class StateDirectory {
       for (String dir : new String[] {"metadb", "plans", "outbox"}) {
         Files.createDirectories(absolute.resolve(dir));
       }
+      OwnerOnly.restrict(absolute);
       return new StateDirectory(absolute);
     } catch (IOException e) {
       throw new LivegateException(
@@ -56,20 +56,6 @@ public final class StateDirectory {
 
   /** The vote-link signing key, made on first use and readable by its owner only. */
   public byte[] voteSecret() {
-    Path file = root.resolve("vote-secret");
-    try {
-      if (!Files.exists(file)) {
-        byte[] secret = new byte[32];
-        new SecureRandom().nextBytes(secret);
-        Path temporary = Files.createTempFile(root, "vote-secret", ".tmp");
-        Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
-        Files.write(temporary, secret);
-        Files.move(temporary, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-      }
-      return Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new LivegateException(
-          "cannot read or create the vote secret in " + root + ": " + e.getMessage(), e);
-    }
+    return OwnerOnly.randomBytes(root.resolve("vote-secret"), 32);
   }
 }

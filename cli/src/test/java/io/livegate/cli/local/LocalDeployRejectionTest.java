@@ -37,6 +37,11 @@ class LocalDeployRejectionTest {
     Path state = dir.resolve("state");
     Path outbox = state.resolve("outbox");
     TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
+    Path accounts =
+        Files.writeString(
+            dir.resolve("livegate.hcl"),
+            "account \"dev\" {\n  path = \"dev-account\"\n  voters = [\"lead@example.com\"]\n"
+                + "  min_approvals = 1\n  min_rejections = 1\n}\n");
     CompletableFuture<CliRun> deploy =
         CompletableFuture.supplyAsync(
             () ->
@@ -54,15 +59,21 @@ class LocalDeployRejectionTest {
                     "2",
                     "--vote-timeout",
                     "PT2M",
+                    "--accounts",
+                    accounts.toString(),
                     "--state-dir",
                     state.toString()));
 
     Map<String, Integer> answers = new TreeMap<>();
+    Set<String> tokens = new HashSet<>();
     Set<Path> handled = new HashSet<>();
     while (!deploy.isDone()) {
       if (Files.isDirectory(outbox)) {
         for (SentMail mail : SentMail.in(outbox)) {
           if (handled.add(mail.file())) {
+            assertThat(mail.voter()).isEqualTo("lead@example.com");
+            tokens.add(token(mail.approveLink()));
+            tokens.add(token(mail.rejectLink()));
             boolean reject = mail.unit().equals(LiveRepos.DEV_BAR);
             String link = reject ? mail.rejectLink() : mail.approveLink();
             HttpResponse<String> page = VoteClient.open(link);
@@ -81,6 +92,11 @@ class LocalDeployRejectionTest {
     CliRun run = deploy.get();
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+    assertThat(tokens).hasSize(8);
+    for (String token : tokens) {
+      assertThat(run.out() + run.err()).as("the log shows no voter's link").doesNotContain(token);
+    }
+    assertThat(run.out()).contains("vote requested from 1 voter");
     assertThat(answers)
         .containsOnlyKeys(
             LiveRepos.DEV_GLOBAL, LiveRepos.DEV_BAZ, LiveRepos.DEV_DOO, LiveRepos.DEV_BAR)
@@ -107,5 +123,10 @@ class LocalDeployRejectionTest {
         .containsOnlyKeys("terraform_data.doo");
     assertThat(TerraformState.resources(repo.root().resolve(LiveRepos.DEV_BAR))).isEmpty();
     assertThat(repo.root().resolve(LiveRepos.DEV_FOO).resolve("terraform.tfstate")).doesNotExist();
+  }
+
+  /** The signed part of a vote link: whoever has it can vote. */
+  private static String token(String link) {
+    return link.substring(link.indexOf('=') + 1);
   }
 }

@@ -13,8 +13,10 @@ import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.core.testing.InMemoryPullRequestCommenter;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.testing.RecordingStatuses.Status;
+import io.livegate.process.BubblewrapSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +70,7 @@ class LocalPullRequestPlannerTest {
                 Map.of()),
             statuses,
             Optional.of(new PlanComments(commenter, message -> {})),
+            BubblewrapSandbox.find(List.of(workspace)).orElseThrow(),
             message -> {})) {
       result = planner.plan(pullRequest).get(90, TimeUnit.SECONDS);
     }

@@ -295,6 +295,7 @@ public final class MotoDeployment implements AutoCloseable {
         new TerraRunJob(
             metadb.deployments(),
             metadb.executions(),
+            metadb.votes(),
             plans,
             tokens,
             new Checkout(repo.root().toString(), Optional.empty()),

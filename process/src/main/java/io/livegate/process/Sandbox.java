@@ -1,0 +1,45 @@
+package io.livegate.process;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What of the machine terraform and terragrunt can see and change while they run the code being
+ * deployed, which nobody has voted on yet. {@link #none} leaves them the whole machine (the ECS
+ * tasks, where the container is the boundary); {@link BubblewrapSandbox} hides the local state
+ * directory: the metadb, the vote key and the other units' plans.
+ */
+public interface Sandbox {
+  /**
+   * A plan file the command may use.
+   *
+   * @param writable whether the command writes it (plan) or only reads it (show, apply)
+   */
+  record PlanFile(Path path, boolean writable) {}
+
+  /**
+   * The argv that runs {@code argv} in the sandbox, where {@code repositoryRoot} is writable (the
+   * units' {@code .terraform} directories, a local backend's state) and {@code planFile}, if any,
+   * is the only plan there is.
+   */
+  List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> planFile);
+
+  /** One line for the start of a run: how terraform is confined, or that it is not. */
+  String description();
+
+  /** No sandbox: the command runs as it is; {@code description} says why that is acceptable. */
+  static Sandbox none(String description) {
+    return new Sandbox() {
+      @Override
+      public List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> plan) {
+        return argv;
+      }
+
+      @Override
+      public String description() {
+        return description;
+      }
+    };
+  }
+}

@@ -1,0 +1,111 @@
+package io.livegate.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.testing.TestRepo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The code being deployed runs at plan time, before anyone voted: a provider from a filesystem
+ * mirror that is really a script tries to take what would let it approve itself.
+ */
+@Tag("terraform")
+class PlanTimeCodeTest {
+  private static final String UNIT = "app";
+
+  @TempDir Path dir;
+
+  @Test
+  void aPlanTimeProviderSeesNoLivegateSecretInItsEnvironment() throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {}\n");
+    PlanTimeSpy spy =
+        PlanTimeSpy.install(
+            dir,
+            repo.root().resolve(UNIT),
+            Map.of("environment", "env | grep -E '^[A-Za-z_][A-Za-z0-9_]*=' | sort"));
+    Map<String, String> environment = new HashMap<>(spy.environment());
+    environment.put("LIVEGATE_WEBHOOK_SECRET", "webhook-secret-value");
+    environment.put("LIVEGATE_GITHUB_TOKEN", "github-token-value");
+    environment.put("LIVEGATE_TASK_TOKEN", "task-token-value");
+    environment.put("LIVEGATE_DB_PASSWORD", "metadb-password-value");
+    environment.put("TF_IN_AUTOMATION", "1");
+    TerraRun terraRun =
+        new TerraRun(
+            new ProcessCommandRunner(),
+            RunnerKind.TERRAFORM,
+            repo.root(),
+            Files.createDirectories(dir.resolve("plans")),
+            environment);
+
+    TerraRun.Step<TerraRun.Plan> plan =
+        terraRun.plan(
+            UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, null, List.of()), null);
+
+    System.out.println("what the plan-time provider saw:\n" + spy.log());
+    assertThat(plan.error()).as("the spy is no real provider").isNotNull();
+    assertThat(spy.lines()).as("the spy ran at plan time").contains("== environment");
+    assertThat(spy.lines()).contains("TF_IN_AUTOMATION=1");
+    assertThat(spy.log())
+        .doesNotContain("LIVEGATE_")
+        .doesNotContain("webhook-secret-value")
+        .doesNotContain("github-token-value")
+        .doesNotContain("task-token-value")
+        .doesNotContain("metadb-password-value");
+  }
+
+  @Test
+  void inTheSandboxAPlanTimeProviderCannotReadTheStateDirectoryNorOverwriteAnotherUnitsPlan()
+      throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {}\n");
+    Path state = Files.createDirectories(dir.resolve("state"));
+    Path voteKey = Files.writeString(state.resolve("vote-secret"), "vote-key-value");
+    Path plans = Files.createDirectories(state.resolve("plans"));
+    Path otherPlan = Files.writeString(plans.resolve("d1-other.tfplan"), "the approved plan");
+    long livegate = ProcessHandle.current().pid();
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put("read the vote key", "cat " + voteKey);
+    attempts.put("list the state directory", "ls -A " + state);
+    attempts.put("overwrite another unit's plan", "echo swapped > " + otherPlan);
+    attempts.put("read livegate's environment", "tr '\\0' '\\n' < /proc/" + livegate + "/environ");
+    attempts.put(
+        "read the vote key through livegate's root", "cat /proc/" + livegate + "/root" + voteKey);
+    attempts.put("see other processes", "ls /proc | grep -c '^[0-9]'");
+    PlanTimeSpy spy =
+        PlanTimeSpy.install(repo.root().resolve(".spy"), repo.root().resolve(UNIT), attempts);
+    Sandbox sandbox = BubblewrapSandbox.find(List.of(state)).orElseThrow();
+    TerraRun terraRun =
+        new TerraRun(
+            new ProcessCommandRunner(),
+            RunnerKind.TERRAFORM,
+            repo.root(),
+            plans,
+            spy.environment(),
+            sandbox);
+
+    TerraRun.Step<TerraRun.Plan> plan =
+        terraRun.plan(
+            UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, null, List.of()), null);
+
+    System.out.println("what the sandboxed plan-time provider saw:\n" + spy.log());
+    System.out.println("the plan: " + plan.error());
+    assertThat(plan.error()).as("the spy is no real provider").isNotNull();
+    assertThat(spy.lines()).as("the spy ran at plan time").contains("== read the vote key");
+    assertThat(spy.log()).doesNotContain("vote-key-value").doesNotContain("LIVEGATE_");
+    assertThat(spy.lines())
+        .as("the state directory looks empty but for the plan being written")
+        .containsSubsequence("== list the state directory", "plans", "-> exit 0");
+    assertThat(Files.readString(otherPlan)).isEqualTo("the approved plan");
+    assertThat(Files.readString(voteKey)).isEqualTo("vote-key-value");
+  }
+}

@@ -1,0 +1,83 @@
+package io.livegate.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Code from a merged change that runs at plan time, as an attacker would write it: a "provider"
+ * served from a filesystem mirror ({@code provider_installation { filesystem_mirror }} in the CLI
+ * config that {@code TF_CLI_CONFIG_FILE} names) which is really a shell script. terraform starts it
+ * during plan; it makes its attempts, writes what each printed and how it ended to {@code spy.log}
+ * in the unit, and exits, which fails the plan.
+ */
+final class PlanTimeSpy {
+  static final String SOURCE = "example.com/evil/spy";
+
+  private final Path cliConfig;
+  private final Path log;
+
+  private PlanTimeSpy(Path cliConfig, Path log) {
+    this.cliConfig = cliConfig;
+    this.log = log;
+  }
+
+  /**
+   * Installs the spy in a mirror under {@code dir} and makes {@code unit} require it.
+   *
+   * @param attempts each attempt's name and the shell command it runs
+   */
+  static PlanTimeSpy install(Path dir, Path unit, Map<String, String> attempts) throws IOException {
+    Path log = unit.resolve("spy.log");
+    // the script keeps its own stdout open to the end: terraform stops a plugin whose stdout closes
+    StringBuilder script = new StringBuilder("#!/bin/sh\n{\n");
+    attempts.forEach(
+        (name, command) ->
+            script
+                .append("echo '== ")
+                .append(name.replace("'", "'\\''"))
+                .append("'\n(")
+                .append(command)
+                .append(")\necho \"-> exit $?\"\n"));
+    script.append("} >>'").append(log).append("' 2>&1\nexit 1\n");
+    Path binary =
+        dir.resolve("mirror/" + SOURCE + "/1.0.0/linux_amd64/terraform-provider-spy_v1.0.0");
+    Files.createDirectories(binary.getParent());
+    Files.writeString(binary, script);
+    Files.setPosixFilePermissions(binary, PosixFilePermissions.fromString("rwx------"));
+    Path cliConfig = dir.resolve("spy.tfrc");
+    Files.writeString(
+        cliConfig,
+        "provider_installation {\n  filesystem_mirror {\n    path = \""
+            + dir.resolve("mirror")
+            + "\"\n    include = [\"example.com/*/*\"]\n  }\n"
+            + "  direct {\n    exclude = [\"example.com/*/*\"]\n  }\n}\n");
+    Files.writeString(
+        unit.resolve("spy.tf"),
+        "terraform {\n  required_providers {\n    spy = { source = \""
+            + SOURCE
+            + "\" }\n  }\n}\nprovider \"spy\" {}\n");
+    return new PlanTimeSpy(cliConfig, log);
+  }
+
+  /** What the runner's environment needs so that terraform finds the spy. */
+  Map<String, String> environment() {
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put("TF_CLI_CONFIG_FILE", cliConfig.toString());
+    return environment;
+  }
+
+  /** What the spy saw and did, as it wrote it; empty when it never ran. */
+  String log() throws IOException {
+    return Files.exists(log) ? Files.readString(log) : "";
+  }
+
+  /** The lines of {@link #log}. */
+  List<String> lines() throws IOException {
+    return log().lines().toList();
+  }
+}
