@@ -174,6 +174,7 @@ public final class LocalWiring implements AutoCloseable {
         advance,
         castVote,
         terraRun,
+        state.baseCheckouts(),
         new Outbox(state.outbox()),
         server(port),
         settings,

@@ -132,6 +132,19 @@ public enum RunnerKind {
   public abstract List<List<String>> planCommands(
       String unit, String planRole, List<String> destroyTargets);
 
+  /**
+   * The commands that save a plan destroying everything in a unit's state to {@link #PLAN_FILE}:
+   * {@link #planCommands} with {@code -destroy}. They run from a checkout of the commit where the
+   * unit still exists.
+   */
+  public List<List<String>> destroyPlanCommands(String unit, String planRole) {
+    List<List<String>> commands = new ArrayList<>(planCommands(unit, planRole, List.of()));
+    List<String> plan = new ArrayList<>(commands.get(commands.size() - 1));
+    plan.add("-destroy");
+    commands.set(commands.size() - 1, plan);
+    return commands;
+  }
+
   /** The commands that apply exactly the saved plan file, run from the repository root. */
   public abstract List<List<String>> applyCommands(String unit, String applyRole);
 

@@ -57,14 +57,16 @@ public final class GraphScan {
               graph,
               command.accounts(),
               path -> repo.isFile(base, path));
-      return ChangeSet.deployStack(
-          ScanMode.GRAPH,
-          base,
-          head,
-          graph,
-          command.accounts(),
-          changes.changed(),
-          changes.deleted());
+      DeployStack stack =
+          ChangeSet.deployStack(
+              ScanMode.GRAPH,
+              base,
+              head,
+              graph,
+              command.accounts(),
+              changes.changed(),
+              changes.deleted());
+      return DeletedUnits.ordered(stack, command, repo, base, progress);
     }
   }
 }

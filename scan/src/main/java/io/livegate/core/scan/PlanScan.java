@@ -100,8 +100,13 @@ public final class PlanScan {
                       command.accounts(),
                       path -> repo.isFile(base, path))
                   .deleted();
-      return ChangeSet.deployStack(
-          ScanMode.PLAN, base, head, graph, command.accounts(), changed, deleted);
+      return DeletedUnits.ordered(
+          ChangeSet.deployStack(
+              ScanMode.PLAN, base, head, graph, command.accounts(), changed, deleted),
+          command,
+          repo,
+          base,
+          progress);
     }
   }
 
