@@ -119,6 +119,19 @@ public enum RunnerKind {
    */
   public abstract List<List<String>> planScanCommands(String unitDirectory, String planRole);
 
+  /**
+   * The commands that find whether a unit drifted: {@link #planScanCommands} that also save the
+   * plan to {@link #PLAN_FILE}, so that its changes can be read back with {@link #showCommand}.
+   */
+  public List<List<String>> driftPlanCommands(String unitDirectory, Account account) {
+    List<List<String>> commands =
+        new ArrayList<>(planScanCommands(unitDirectory, account.planRole()));
+    List<String> plan = new ArrayList<>(commands.get(commands.size() - 1));
+    plan.add("-out=" + PLAN_FILE);
+    commands.set(commands.size() - 1, plan);
+    return commands;
+  }
+
   /** {@link #planScanCommands(String, String)} with the account's plan role. */
   public List<List<String>> planScanCommands(String unitDirectory, Account account) {
     return planScanCommands(unitDirectory, account.planRole());
