@@ -2,7 +2,7 @@ package io.livegate.cli;
 
 import io.livegate.core.ProgressListener;
 import io.livegate.core.drift.DriftReport;
-import io.livegate.core.drift.DriftReportJson;
+import io.livegate.core.drift.DriftReportFormat;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.DriftScan;
 import io.livegate.core.scan.ScanCommand;
@@ -33,7 +33,8 @@ final class DriftCli implements Callable<Integer> {
 
   enum Format {
     text,
-    json
+    json,
+    html
   }
 
   @ParentCommand private Livegate livegate;
@@ -62,9 +63,10 @@ final class DriftCli implements Callable<Integer> {
 
   @Option(
       names = "--format",
-      paramLabel = "text|json",
+      paramLabel = "text|json|html",
       defaultValue = "text",
-      description = "Output format (default: ${DEFAULT-VALUE}); json is in docs/drift.md.")
+      description =
+          "Output format (default: ${DEFAULT-VALUE}); json is in docs/drift.md, html a page.")
   private Format format;
 
   @Option(
@@ -112,7 +114,12 @@ final class DriftCli implements Callable<Integer> {
                     parallelism == null
                         ? Runtime.getRuntime().availableProcessors()
                         : parallelism));
-    out.print(format == Format.json ? DriftReportJson.write(report) : DriftReportJson.text(report));
+    out.print(
+        switch (format) {
+          case text -> DriftReportFormat.text(report);
+          case json -> DriftReportFormat.write(report);
+          case html -> DriftReportFormat.html(report);
+        });
     out.flush();
     if (!report.errors().isEmpty()) {
       return Livegate.EXIT_FAILURE;

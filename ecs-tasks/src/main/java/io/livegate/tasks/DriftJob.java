@@ -2,7 +2,7 @@ package io.livegate.tasks;
 
 import io.livegate.core.account.Accounts;
 import io.livegate.core.drift.DriftReport;
-import io.livegate.core.drift.DriftReportJson;
+import io.livegate.core.drift.DriftReportFormat;
 import io.livegate.core.drift.ReportDrift;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.scan.DriftScan;
@@ -55,7 +55,7 @@ public final class DriftJob {
                 ScanCommand.DEFAULT_FILE_PATTERN,
                 Map.of(),
                 Runtime.getRuntime().availableProcessors()));
-    log.accept(DriftReportJson.text(found));
+    log.accept(DriftReportFormat.text(found));
     report.ifPresentOrElse(
         reporter ->
             log.accept(

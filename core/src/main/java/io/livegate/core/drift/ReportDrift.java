@@ -61,7 +61,7 @@ public final class ReportDrift {
     report.errors().forEach(error -> touched.add(error.account()));
     SortedSet<String> voters = new TreeSet<>();
     touched.forEach(account -> voters.addAll(accounts.get(account).voters()));
-    String text = DriftReportJson.text(report);
+    String text = DriftReportFormat.text(report);
     VoteMail mail =
         new VoteMail(
             ("[livegate] " + title(report)).replaceAll("[\\r\\n]", " "),

@@ -5,18 +5,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.core.Html;
 
 /**
  * Writes a {@link DriftReport} as the JSON of docs/drift.md, field by field, so that renaming a
  * Java member never changes the contract.
  */
-public final class DriftReportJson {
+public final class DriftReportFormat {
   public static final int SCHEMA_VERSION = 1;
   private static final ObjectMapper MAPPER =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private DriftReportJson() {}
+  private DriftReportFormat() {}
 
+  /** The JSON contract of docs/drift.md. */
   public static String write(DriftReport report) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("schemaVersion", SCHEMA_VERSION);
@@ -77,5 +79,55 @@ public final class DriftReportJson {
       out.append("no drift\n");
     }
     return out.toString();
+  }
+
+  /**
+   * A self-contained HTML page: a table of the drifted units and their changes, then the errors.
+   */
+  public static String html(DriftReport report) {
+    String title =
+        report.inSync()
+            ? "livegate drift: no drift"
+            : "livegate drift: "
+                + report.drifted().size()
+                + " drifted, "
+                + report.errors().size()
+                + " could not be planned";
+    StringBuilder page =
+        new StringBuilder("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>")
+            .append(Html.escape(title))
+            .append("</title></head><body>\n<h1>")
+            .append(Html.escape(title))
+            .append("</h1>\n<p id=\"summary\">")
+            .append(report.planned())
+            .append(" units planned at <code>")
+            .append(Html.escape(report.head()))
+            .append("</code></p>\n");
+    if (!report.drifted().isEmpty()) {
+      page.append("<table id=\"drifted\"><tr><th>unit</th><th>account</th><th>changes</th></tr>\n");
+      for (DriftReport.DriftedUnit unit : report.drifted()) {
+        page.append("<tr><td><code>")
+            .append(Html.escape(unit.unit()))
+            .append("</code></td><td>")
+            .append(Html.escape(unit.account()))
+            .append("</td><td><ul>");
+        unit.changes()
+            .forEach(
+                change ->
+                    page.append("<li><code>").append(Html.escape(change)).append("</code></li>"));
+        page.append("</ul></td></tr>\n");
+      }
+      page.append("</table>\n");
+    }
+    for (DriftReport.DriftError error : report.errors()) {
+      page.append("<h2 class=\"error\">Could not plan <code>")
+          .append(Html.escape(error.unit()))
+          .append("</code> (")
+          .append(Html.escape(error.account()))
+          .append(")</h2>\n<pre>")
+          .append(Html.escape(error.error()))
+          .append("</pre>\n");
+    }
+    return page.append("</body></html>\n").toString();
   }
 }
