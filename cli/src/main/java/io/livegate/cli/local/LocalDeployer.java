@@ -374,7 +374,7 @@ public final class LocalDeployer {
    * unit's config and includes are as they were. A state file left in the live working tree's copy
    * of the unit is not in that checkout: the destroy refuses rather than plan against no state.
    */
-  private synchronized TerraRun terraRunFor(Execution execution) {
+  private TerraRun terraRunFor(Execution execution) {
     if (!execution.destroy()) {
       return terraRun;
     }
@@ -392,8 +392,11 @@ public final class LocalDeployer {
               + " outside the working tree (terragrunt's remote_state), or destroy it by hand");
     }
     String base = deployment.pullRequest().baseCommit();
-    return terraRun.at(
-        new Checkout(live.toString(), Optional.empty()).at(baseCheckouts.resolve(base), base));
+    // Destroys of one deployment share the checkout: one at a time checks it out.
+    synchronized (baseCheckouts) {
+      return terraRun.at(
+          new Checkout(live.toString(), Optional.empty()).at(baseCheckouts.resolve(base), base));
+    }
   }
 
   private FlowState succeeded(Execution execution, List<String> newResources, String detail) {

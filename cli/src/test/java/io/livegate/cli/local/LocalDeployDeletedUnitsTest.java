@@ -102,7 +102,9 @@ class LocalDeployDeletedUnitsTest {
     assertThat(created.exitCode()).as(created.toString()).isZero();
     assertThat(deleted.exitCode()).as(deleted.toString()).isZero();
     assertThat(deleted.out())
-        .contains("[" + SERVICE + "] destroyed", "[" + NETWORK + "] destroyed");
+        .contains("[" + SERVICE + "] destroyed", "[" + NETWORK + "] destroyed")
+        .containsPattern("app/service \\(destroy\\) +succeeded")
+        .containsPattern("app/network \\(destroy\\) +succeeded");
   }
 
   @Test
