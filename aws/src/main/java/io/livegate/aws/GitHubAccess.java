@@ -3,9 +3,11 @@ package io.livegate.aws;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.LoggedStatuses;
+import io.livegate.core.drift.DriftIssues;
 import io.livegate.core.pr.PlanComments;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubComments;
+import io.livegate.github.GitHubIssues;
 import io.livegate.github.GitHubStatuses;
 import io.livegate.statemachine.RuntimeContract;
 import java.net.URI;
@@ -72,6 +74,11 @@ public final class GitHubAccess {
   /** The pull request's plan comment; empty when no token is configured. */
   public Optional<PlanComments> planComments(Consumer<String> log) {
     return client().map(client -> new PlanComments(new GitHubComments(client), log));
+  }
+
+  /** livegate's drift issue; empty when no token is configured. */
+  public Optional<DriftIssues> driftIssues() {
+    return client().map(GitHubIssues::new);
   }
 
   private Optional<GitHubClient> client() {

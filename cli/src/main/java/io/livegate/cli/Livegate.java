@@ -25,7 +25,8 @@ import picocli.CommandLine.Command;
       ResumeCli.class,
       StatusCli.class,
       ExampleCli.class,
-      ScanCli.class
+      ScanCli.class,
+      DriftCli.class
     })
 public final class Livegate {
   /** Exit code for a failure livegate explains (bad input, a cycle, a failed plan). */

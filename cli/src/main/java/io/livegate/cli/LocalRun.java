@@ -63,7 +63,8 @@ final class LocalRun {
                   account.minApprovals(),
                   account.minRejections(),
                   account.planRole(),
-                  account.applyRole())
+                  account.applyRole(),
+                  account.destroyDeleted())
               : account);
     }
     return Accounts.of(adjusted);

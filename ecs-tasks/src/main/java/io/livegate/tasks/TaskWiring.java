@@ -10,12 +10,14 @@ import io.livegate.aws.GitHubAccess;
 import io.livegate.aws.MetadbSource;
 import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.Secrets;
+import io.livegate.aws.SesMailer;
 import io.livegate.aws.SfnTaskTokens;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.drift.ReportDrift;
 import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.PlanComments;
@@ -27,9 +29,11 @@ import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.CreateDeployStack;
+import io.livegate.core.scan.DriftScan;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.core.scan.PlanScan;
+import io.livegate.core.vote.Mailer;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.Sandbox;
 import io.livegate.process.TerraRunUnitPlanner;
@@ -50,6 +54,7 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvocationType;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sesv2.SesV2Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 
@@ -243,6 +248,26 @@ public final class TaskWiring {
         github.statuses(out::println),
         planComments(),
         Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
+        out::println);
+  }
+
+  /**
+   * drift: plans every unit of the trunk's head with the plan role and reports what drifted on the
+   * drift issue and, with {@value RuntimeContract.Approval#MAIL_FROM} set, by SES mail to the
+   * voters of the accounts concerned (otherwise the mail is logged).
+   */
+  public DriftJob drift() {
+    String from = Env.optional(environment, RuntimeContract.Approval.MAIL_FROM, "");
+    Mailer mailer =
+        from.isEmpty()
+            ? (voter, mail) -> out.println("drift mail to " + voter + ": " + mail.subject())
+            : new SesMailer(aws.build(SesV2Client.builder()), from);
+    return new DriftJob(
+        checkout(),
+        workspace().resolve("repository"),
+        new DriftScan(new ProcessCommandRunner(out::println), runner(), environment, out::println),
+        accounts(),
+        github.driftIssues().map(issues -> new ReportDrift(issues, mailer, out::println)),
         out::println);
   }
 

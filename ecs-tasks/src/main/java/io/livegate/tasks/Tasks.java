@@ -18,14 +18,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The container's entry point: {@code create-deploy-stack}, {@code terra-run plan|apply} and {@code
- * pr-plan dispatch|unit}. The environment is read here and in {@link TaskWiring} only; output goes
- * to stdout (CloudWatch), each unit's lines prefixed with the unit.
+ * The container's entry point: {@code create-deploy-stack}, {@code terra-run plan|apply}, {@code
+ * pr-plan dispatch|unit} and {@code drift}. The environment is read here and in {@link TaskWiring}
+ * only; output goes to stdout (CloudWatch), each unit's lines prefixed with the unit.
  */
 @Command(
     name = "livegate-task",
     mixinStandardHelpOptions = true,
-    subcommands = {Tasks.CreateDeployStack.class, Tasks.TerraRunCommand.class, Tasks.PrPlan.class},
+    subcommands = {
+      Tasks.CreateDeployStack.class,
+      Tasks.TerraRunCommand.class,
+      Tasks.PrPlan.class,
+      Tasks.Drift.class
+    },
     description = "livegate's ECS tasks.")
 public final class Tasks {
   public static void main(String[] args) {
@@ -66,6 +71,9 @@ public final class Tasks {
       }
       if (type == PrPlanDispatch.class) {
         return type.cast(new PrPlanDispatch(environment, out));
+      }
+      if (type == Drift.class) {
+        return type.cast(new Drift(environment, out));
       }
       if (type == PrPlanUnit.class) {
         return type.cast(new PrPlanUnit(environment, out));
@@ -112,6 +120,32 @@ public final class Tasks {
 
     MergedPullRequest merge() {
       return new MergedPullRequest(repository, pullRequest, baseRef, headRef, baseSha, mergeSha);
+    }
+  }
+
+  @Command(
+      name = "drift",
+      mixinStandardHelpOptions = true,
+      description =
+          "Plan every unit of the trunk's head and report drift on GitHub and by mail (scheduled).")
+  static final class Drift implements Callable<Integer> {
+    @Option(names = "--repository", required = true, description = "owner/name on GitHub")
+    String repository;
+
+    @Option(names = "--trunk", defaultValue = "main", description = "the branch that deploys")
+    String trunk;
+
+    private final Map<String, String> environment;
+    private final PrintWriter out;
+
+    Drift(Map<String, String> environment, PrintWriter out) {
+      this.environment = environment;
+      this.out = out;
+    }
+
+    @Override
+    public Integer call() {
+      return TaskWiring.fromEnvironment(environment, out).drift().run(repository, trunk);
     }
   }
 

@@ -236,8 +236,13 @@ public final class TerraRunJob {
   }
 
   private TerraRun terraRun(Deployment deployment, Execution execution) {
+    // The destroy of a deleted unit runs where the unit still is: at the base commit.
     Path root =
-        checkout.at(workspace.resolve("repository"), deployment.pullRequest().mergeCommit());
+        checkout.at(
+            workspace.resolve("repository"),
+            execution.destroy()
+                ? deployment.pullRequest().baseCommit()
+                : deployment.pullRequest().mergeCommit());
     Path plans = workspace.resolve("plans");
     try {
       Files.createDirectories(plans);

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param minRejections rejections that reject it (default 1, at most the number of voters)
  * @param planRoleArn the read-only role plans assume, also for pull-request plans
  * @param applyRoleArn the role applies assume; it must differ from the plan role
+ * @param destroyDeleted whether a merge that deletes one of its units destroys it through the gate
+ *     (default true; false only reports it)
  */
 public record AccountConfig(
     String name,
@@ -26,7 +28,8 @@ public record AccountConfig(
     int minApprovals,
     int minRejections,
     String planRoleArn,
-    String applyRoleArn) {
+    String applyRoleArn,
+    boolean destroyDeleted) {
 
   public AccountConfig {
     dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
@@ -47,6 +50,7 @@ public record AccountConfig(
     private int minRejections = 1;
     private String planRoleArn;
     private String applyRoleArn;
+    private boolean destroyDeleted = true;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");
@@ -82,6 +86,11 @@ public record AccountConfig(
       return this;
     }
 
+    public Builder destroyDeleted(boolean destroyDeleted) {
+      this.destroyDeleted = destroyDeleted;
+      return this;
+    }
+
     public Builder applyRoleArn(String applyRoleArn) {
       this.applyRoleArn = applyRoleArn;
       return this;
@@ -89,7 +98,15 @@ public record AccountConfig(
 
     public AccountConfig build() {
       return new AccountConfig(
-          name, path, dependsOn, voters, minApprovals, minRejections, planRoleArn, applyRoleArn);
+          name,
+          path,
+          dependsOn,
+          voters,
+          minApprovals,
+          minRejections,
+          planRoleArn,
+          applyRoleArn,
+          destroyDeleted);
     }
   }
 }

@@ -34,6 +34,7 @@ public final class AccountsHcl {
       attribute(text, "min_rejections", Integer.toString(account.minRejections()));
       attribute(text, "plan_role", string(account.planRoleArn()));
       attribute(text, "apply_role", string(account.applyRoleArn()));
+      attribute(text, "destroy_deleted", Boolean.toString(account.destroyDeleted()));
       text.append("}\n\n");
     }
     String rendered = text.toString();
@@ -56,7 +57,8 @@ public final class AccountsHcl {
               && read.minApprovals() == account.minApprovals()
               && read.minRejections() == account.minRejections()
               && account.planRoleArn().equals(read.planRole())
-              && account.applyRoleArn().equals(read.applyRole());
+              && account.applyRoleArn().equals(read.applyRole())
+              && account.destroyDeleted() == read.destroyDeleted();
       if (!same) {
         throw new IllegalStateException(
             "account \"" + account.name() + "\" reads back differently from the accounts text");

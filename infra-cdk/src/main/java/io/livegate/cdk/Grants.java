@@ -69,6 +69,7 @@ public final class Grants extends Construct {
     deployFlow();
     approvalResponse();
     approvalRequest();
+    drift();
     trigger();
     webhook();
   }
@@ -169,7 +170,27 @@ public final class Grants extends Construct {
     stateMachine.grantTaskResponse(function.getRole());
   }
 
-  /** approval-request is the only one that sends mail, and only from the identity. */
+  /**
+   * The scheduled drift task plans with the plan roles, reads the GitHub token, and mails the
+   * voters from the identity; nothing else (no metadb, no apply role).
+   */
+  private void drift() {
+    props
+        .tasks()
+        .drift()
+        .ifPresent(
+            definition -> {
+              IRole role = definition.getTaskRole();
+              readSecret(role, props.secrets().githubToken());
+              assume(role, props.planRoleArns());
+              props.functions().mailFrom().grantSendEmail(role);
+            });
+  }
+
+  /**
+   * approval-request is the only function that sends mail, and only from the identity (the drift
+   * task, when scheduled, mails too).
+   */
   private void approvalRequest() {
     Function function = props.functions().approvalRequest();
     vpcFunction(function);

@@ -35,6 +35,8 @@ import java.util.List;
  * @param planRetentionDays days plan files stay in the artifact bucket (default 30)
  * @param taskCpu the ECS tasks' CPU units (default 1024)
  * @param taskMemoryMiB the ECS tasks' memory (default 4096)
+ * @param driftSchedule an EventBridge schedule expression ({@code rate(1 day)}, {@code cron(...)})
+ *     that runs the drift task; {@code null} (default) runs none
  */
 public record LivegateConfig(
     String repository,
@@ -60,7 +62,8 @@ public record LivegateConfig(
     int logRetentionDays,
     int planRetentionDays,
     int taskCpu,
-    int taskMemoryMiB) {
+    int taskMemoryMiB,
+    String driftSchedule) {
 
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
@@ -138,6 +141,7 @@ public record LivegateConfig(
     private double dbMaxCapacity = 2;
     private boolean dbDeletionProtection = true;
     private int logRetentionDays = 30;
+    private String driftSchedule;
     private int planRetentionDays = 30;
     private int taskCpu = 1024;
     private int taskMemoryMiB = 4096;
@@ -264,6 +268,11 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder driftSchedule(String driftSchedule) {
+      this.driftSchedule = driftSchedule;
+      return this;
+    }
+
     /** The configuration, unchecked: call {@link LivegateConfig#validate}. */
     public LivegateConfig build() {
       return new LivegateConfig(
@@ -292,7 +301,8 @@ public record LivegateConfig(
           logRetentionDays,
           planRetentionDays,
           taskCpu,
-          taskMemoryMiB);
+          taskMemoryMiB,
+          driftSchedule);
     }
   }
 }

@@ -67,6 +67,7 @@ final class LivegateConfigJson {
     fields.whole("planRetentionDays").ifPresent(builder::planRetentionDays);
     fields.whole("taskCpu").ifPresent(builder::taskCpu);
     fields.whole("taskMemoryMiB").ifPresent(builder::taskMemoryMiB);
+    fields.text("driftSchedule").ifPresent(builder::driftSchedule);
     JsonNode accounts = fields.take("accounts");
     if (accounts != null) {
       if (!accounts.isArray()) {
@@ -99,6 +100,7 @@ final class LivegateConfigJson {
     fields.whole("minRejections").ifPresent(account::minRejections);
     fields.text("planRoleArn").ifPresent(account::planRoleArn);
     fields.text("applyRoleArn").ifPresent(account::applyRoleArn);
+    fields.flag("destroyDeleted").ifPresent(account::destroyDeleted);
     fields.rejectRest();
     return account.build();
   }

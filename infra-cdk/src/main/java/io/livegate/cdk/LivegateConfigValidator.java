@@ -66,6 +66,19 @@ final class LivegateConfigValidator {
     logRetentionDays();
     planRetentionDays();
     taskSize();
+    driftSchedule();
+  }
+
+  /** EventBridge's forms: rate(N unit) or cron(six fields). */
+  private void driftSchedule() {
+    String schedule = config.driftSchedule();
+    if (schedule != null
+        && !schedule.matches("rate\\(\\d+ (minute|minutes|hour|hours|day|days)\\)")
+        && !schedule.matches("cron\\((\\S+ ){5}\\S+\\)")) {
+      throw invalid(
+          "driftSchedule must be an EventBridge schedule, rate(1 day) or cron(0 6 * * ? *), not "
+              + quoted(schedule));
+    }
   }
 
   private void repository() {

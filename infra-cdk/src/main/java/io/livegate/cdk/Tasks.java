@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.IgnoreMode;
@@ -22,6 +23,9 @@ import software.amazon.awscdk.services.ecs.FargateTaskDefinition;
 import software.amazon.awscdk.services.ecs.LogDriver;
 import software.amazon.awscdk.services.ecs.OperatingSystemFamily;
 import software.amazon.awscdk.services.ecs.RuntimePlatform;
+import software.amazon.awscdk.services.events.Rule;
+import software.amazon.awscdk.services.events.Schedule;
+import software.amazon.awscdk.services.events.targets.EcsTask;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -86,6 +90,7 @@ public final class Tasks extends Construct {
   private final FargateTaskDefinition prPlanDispatch;
   private final FargateTaskDefinition terraRunPlan;
   private final FargateTaskDefinition terraRunApply;
+  private final Optional<FargateTaskDefinition> drift;
 
   public Tasks(Construct scope, String id, Props props) {
     super(scope, id);
@@ -188,6 +193,38 @@ public final class Tasks extends Construct {
         task("terra-run-plan", DeployFlow.TERRA_RUN, terraRunCommand, terraRunEnvironment, false);
     this.terraRunApply =
         task("terra-run-apply", DeployFlow.TERRA_RUN, terraRunCommand, terraRunEnvironment, false);
+
+    // drift, on the config's schedule: plans every unit of the trunk's head with the plan roles,
+    // reports on the drift issue and mails the voters of the accounts concerned. It applies
+    // nothing and reads no metadb.
+    this.drift = Optional.ofNullable(config.driftSchedule()).map(this::drift);
+  }
+
+  private FargateTaskDefinition drift(String schedule) {
+    LivegateConfig config = props.config();
+    Map<String, String> environment = commonEnvironment();
+    environment.put(RuntimeContract.Engine.RUNNER, config.runner());
+    environment.put(RuntimeContract.Approval.MAIL_FROM, config.mailFrom());
+    FargateTaskDefinition definition =
+        task(
+            "drift",
+            CONTAINER,
+            List.of("drift", "--repository", config.repository(), "--trunk", config.trunk()),
+            environment,
+            true);
+    Rule.Builder.create(stack, "DriftSchedule")
+        .description("livegate drift detection")
+        .schedule(Schedule.expression(schedule))
+        .targets(
+            List.of(
+                EcsTask.Builder.create()
+                    .cluster(cluster)
+                    .taskDefinition(definition)
+                    .subnetSelection(props.network().privateSubnets())
+                    .securityGroups(List.of(props.network().taskSecurityGroup()))
+                    .build()))
+        .build();
+    return definition;
   }
 
   public Cluster cluster() {
@@ -227,6 +264,11 @@ public final class Tasks extends Construct {
 
   public FargateTaskDefinition terraRunApply() {
     return terraRunApply;
+  }
+
+  /** The scheduled drift task; empty without a drift schedule. */
+  public Optional<FargateTaskDefinition> drift() {
+    return drift;
   }
 
   /** Where and how EcsTasks starts a task: the webhook, the trigger and pr-plan dispatch. */

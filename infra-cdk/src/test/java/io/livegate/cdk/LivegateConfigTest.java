@@ -130,6 +130,21 @@ class LivegateConfigTest {
   }
 
   @Test
+  void anAccountThatKeepsDeletedUnitsReportOnlySaysSoInTheAccountsText() {
+    LivegateConfig config =
+        Fixtures.config()
+            .accounts(
+                List.of(Fixtures.shared().build(), Fixtures.dev().destroyDeleted(false).build()))
+            .build()
+            .validate("test");
+
+    Accounts read = AccountsFile.parse("LIVEGATE_ACCOUNTS", config.accountsText());
+
+    assertThat(read.get("shared_services").destroyDeleted()).isTrue();
+    assertThat(read.get("dev").destroyDeleted()).isFalse();
+  }
+
+  @Test
   void theAccountsTextIsTheAccountsFileTheTasksRead() {
     LivegateConfig config = Fixtures.config().build().validate("test");
 

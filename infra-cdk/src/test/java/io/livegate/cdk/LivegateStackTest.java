@@ -1,6 +1,7 @@
 package io.livegate.cdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.livegate.statemachine.DeployFlow;
@@ -721,5 +722,50 @@ class LivegateStackTest {
                 .get(RuntimeContract.Tasks.PLAN_FORKS)
                 .asText())
         .isEqualTo("true");
+  }
+
+  @Test
+  void aDriftScheduleRunsTheDriftTaskOnEventBridgeWithPlanRolesAndMailOnly() {
+    Fixtures.Synthesized synthesized =
+        Fixtures.synth(Fixtures.config().driftSchedule("rate(1 day)").build());
+    LivegateStack drifting = synthesized.stack();
+    JsonNode template = Iam.JSON.valueToTree(synthesized.template().toJSON());
+    List<JsonNode> rules = new ArrayList<>();
+    template
+        .path("Resources")
+        .forEach(
+            resource -> {
+              if (resource.path("Type").asText().equals("AWS::Events::Rule")
+                  && resource.path("Properties").has("ScheduleExpression")) {
+                rules.add(resource.path("Properties"));
+              }
+            });
+    assertThat(rules).hasSize(1);
+    assertThat(rules.get(0).path("ScheduleExpression").asText()).isEqualTo("rate(1 day)");
+    JsonNode target = rules.get(0).path("Targets").get(0);
+    assertThat(target.path("EcsParameters").path("LaunchType").asText()).isEqualTo("FARGATE");
+    JsonNode container = container(drifting, template, "drift");
+    assertThat(container.path("Command"))
+        .extracting(JsonNode::asText)
+        .containsExactly("drift", "--repository", "acme/infrastructure-live", "--trunk", "main");
+    assertThat(containerVariables(container).keySet())
+        .contains(
+            RuntimeContract.Tasks.ACCOUNTS,
+            RuntimeContract.Approval.MAIL_FROM,
+            RuntimeContract.Engine.RUNNER,
+            RuntimeContract.GitHub.TOKEN_SECRET);
+    Iam iam = new Iam(drifting, template);
+    assertThat(iam.actions(drifting.roles().get("drift")))
+        .containsExactlyInAnyOrder(
+            "secretsmanager:GetSecretValue", "sts:AssumeRole", "ses:SendEmail", "ses:SendRawEmail");
+  }
+
+  @Test
+  void aDriftScheduleThatIsNotAnEventBridgeExpressionIsRefusedByName() {
+    assertThatThrownBy(
+            () -> Fixtures.config().driftSchedule("every day").build().validate("livegate.json"))
+        .isInstanceOf(InvalidLivegateConfig.class)
+        .hasMessageContaining("driftSchedule must be an EventBridge schedule")
+        .hasMessageContaining("every day");
   }
 }

@@ -102,6 +102,14 @@ public final class TerraRun {
     this.sandbox = sandbox;
   }
 
+  /**
+   * The same runner, plans directory and environment, running from {@code root}: a destroy of a
+   * deleted unit runs from a checkout of the base commit.
+   */
+  public TerraRun at(Path root) {
+    return new TerraRun(runner, kind, root, plans, environment);
+  }
+
   public Path planFile(Execution execution) {
     return planFile(execution.name());
   }

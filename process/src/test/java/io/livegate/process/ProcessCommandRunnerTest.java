@@ -217,6 +217,11 @@ class ProcessCommandRunnerTest {
       Thread.sleep(10);
     }
     long pid = Long.parseLong(Files.readString(pidFile).strip());
+    // setsid runs first and then becomes the command in the same process.
+    while (!ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("").endsWith("sleep")
+        && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
     assertThat(ProcessHandle.of(pid).flatMap(p -> p.info().command()))
         .hasValueSatisfying(command -> assertThat(command).endsWith("sleep"));
     probe.join();

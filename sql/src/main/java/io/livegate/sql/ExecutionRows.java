@@ -17,7 +17,7 @@ import org.jdbi.v3.core.Handle;
 /** Reads execution rows, with their dependency edges, into {@link Execution}s. */
 final class ExecutionRows {
   static final String COLUMNS =
-      "e.id, e.deployment_id, e.name, e.unit, e.account, e.layer, e.is_rollback, e.status,"
+      "e.id, e.deployment_id, e.name, e.unit, e.account, e.layer, e.is_rollback, e.is_destroy, e.status,"
           + " e.plan_commands::text AS plan_commands, e.apply_commands::text AS apply_commands, e.voters,"
           + " e.min_approvals, e.min_rejections, e.plan_role, e.apply_role, e.destroy_targets, e.plan_artifact,"
           + " e.plan_sha256, e.plan_summary::text AS plan_summary, e.new_resources, e.decision, e.created_at,"
@@ -90,7 +90,8 @@ final class ExecutionRows {
             rs.getString("plan_role"),
             rs.getString("apply_role"),
             rs.getBoolean("is_rollback"),
-            strings(rs.getArray("destroy_targets")));
+            strings(rs.getArray("destroy_targets")),
+            rs.getBoolean("is_destroy"));
     return new Row(
         rs.getLong("id"),
         rs.getLong("deployment_id"),
@@ -144,7 +145,8 @@ final class ExecutionRows {
               spec.planRole(),
               spec.applyRole(),
               spec.rollback(),
-              spec.destroyTargets());
+              spec.destroyTargets(),
+              spec.destroy());
       executions.add(
           new Execution(
               row.id(),

@@ -129,9 +129,9 @@ public final class JdbiDeploymentStore implements DeploymentStore {
         handle.prepareBatch(
             "INSERT INTO executions (deployment_id, name, unit, account, layer,"
                 + " is_rollback, status, pending_dependencies, plan_commands, apply_commands, voters, min_approvals,"
-                + " min_rejections, plan_role, apply_role, destroy_targets, created_at) VALUES (:deployment, :name, :unit,"
+                + " min_rejections, plan_role, apply_role, destroy_targets, is_destroy, created_at) VALUES (:deployment, :name, :unit,"
                 + " :account, :layer, :rollback, 'waiting', :pending, CAST(:plan AS jsonb), CAST(:apply AS jsonb), :voters,"
-                + " :minApprovals, :minRejections, :planRole, :applyRole, :destroyTargets, :now)");
+                + " :minApprovals, :minRejections, :planRole, :applyRole, :destroyTargets, :destroy, :now)");
     Set<String> units = new HashSet<>();
     for (ExecutionSpec spec : executions) {
       if (!units.add(spec.unit())) {
@@ -153,6 +153,7 @@ public final class JdbiDeploymentStore implements DeploymentStore {
           .bind("planRole", spec.planRole())
           .bind("applyRole", spec.applyRole())
           .bind("destroyTargets", spec.destroyTargets().toArray(String[]::new))
+          .bind("destroy", spec.destroy())
           .bind("now", Timestamp.from(now))
           .add();
     }

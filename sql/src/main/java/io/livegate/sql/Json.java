@@ -34,7 +34,9 @@ final class Json {
                 "destroy",
                 summary.destroy(),
                 "newProviders",
-                summary.newProviders()));
+                summary.newProviders(),
+                "destroyed",
+                summary.destroyed()));
   }
 
   static PlanSummary summary(String json) {
@@ -44,11 +46,15 @@ final class Json {
     Map<String, Object> map = read(json, new TypeReference<>() {});
     @SuppressWarnings("unchecked")
     List<String> providers = (List<String>) map.get("newProviders");
+    // Summaries stored before the destroyed resources were recorded have none.
+    @SuppressWarnings("unchecked")
+    List<String> destroyed = (List<String>) map.getOrDefault("destroyed", List.of());
     return new PlanSummary(
         (Integer) map.get("add"),
         (Integer) map.get("change"),
         (Integer) map.get("destroy"),
-        providers);
+        providers,
+        destroyed);
   }
 
   private static String write(Object value) {

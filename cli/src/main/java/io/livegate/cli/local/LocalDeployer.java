@@ -10,6 +10,7 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.FlowState;
+import io.livegate.core.repo.Checkout;
 import io.livegate.core.vote.ApplyGate;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.Decision;
@@ -20,6 +21,8 @@ import io.livegate.core.vote.VoteStore;
 import io.livegate.process.TerraRun;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,6 +54,7 @@ import java.util.function.Predicate;
  */
 public final class LocalDeployer {
   private static final Duration DECISION_POLL = Duration.ofMillis(200);
+  private static final String LOCAL_STATE_FILE = "terraform.tfstate";
 
   /**
    * @param voteTimeout how long a vote may take before the execution counts as rejected
@@ -84,6 +88,7 @@ public final class LocalDeployer {
   private final CastVote castVote;
   private final VoteStore votes;
   private final TerraRun terraRun;
+  private final Path baseCheckouts;
   private final Outbox outbox;
   private final VoteServer server;
   private final Settings settings;
@@ -98,6 +103,7 @@ public final class LocalDeployer {
       CastVote castVote,
       VoteStore votes,
       TerraRun terraRun,
+      Path baseCheckouts,
       Outbox outbox,
       VoteServer server,
       Settings settings,
@@ -110,6 +116,7 @@ public final class LocalDeployer {
     this.castVote = castVote;
     this.votes = votes;
     this.terraRun = terraRun;
+    this.baseCheckouts = baseCheckouts;
     this.outbox = outbox;
     this.server = server;
     this.settings = settings;
@@ -251,7 +258,7 @@ public final class LocalDeployer {
   }
 
   private FlowState plan(Execution execution) {
-    TerraRun.Step<TerraRun.Plan> planned = terraRun.plan(execution);
+    TerraRun.Step<TerraRun.Plan> planned = terraRunFor(execution).plan(execution);
     if (planned.error() != null) {
       return fail(execution, planned.error());
     }
@@ -364,13 +371,14 @@ public final class LocalDeployer {
     if (interruptedHere) {
       return finishInterruptedApply(approved, newProviders);
     }
-    TerraRun.Step<List<String>> applied = terraRun.apply(approved, newProviders);
+    TerraRun run = terraRunFor(approved);
+    TerraRun.Step<List<String>> applied = run.apply(approved, newProviders);
     if (applied.error() == null) {
-      return succeeded(execution, applied.value(), "applied");
+      return succeeded(execution, applied.value(), approved.destroy() ? "destroyed" : "applied");
     }
     // Whatever the apply created before it stopped is in the state: recording it lets the rollback
     // destroy it.
-    executions.recordNewResources(execution.id(), terraRun.newResources(approved, newProviders));
+    executions.recordNewResources(execution.id(), run.newResources(approved, newProviders));
     return fail(execution, applied.error());
   }
 
@@ -379,14 +387,45 @@ public final class LocalDeployer {
    * then plan again and finish what the voters approved, or fail when something else is left.
    */
   private FlowState finishInterruptedApply(Execution approved, Set<String> newProviders) {
-    terraRun.awaitOrphanedApply(approved, message -> log(approved, message));
-    TerraRun.Step<TerraRun.Resumed> resumed =
-        terraRun.finishInterruptedApply(approved, newProviders);
+    TerraRun run = terraRunFor(approved);
+    run.awaitOrphanedApply(approved, message -> log(approved, message));
+    TerraRun.Step<TerraRun.Resumed> resumed = run.finishInterruptedApply(approved, newProviders);
     if (resumed.error() != null) {
-      executions.recordNewResources(approved.id(), terraRun.newResources(approved, newProviders));
+      executions.recordNewResources(approved.id(), run.newResources(approved, newProviders));
       return fail(approved, resumed.error());
     }
     return succeeded(approved, resumed.value().newResources(), resumed.value().detail());
+  }
+
+  /**
+   * The runner for {@code execution}: the live repository's, or for the destroy of a deleted unit,
+   * one running from a checkout of the deployment's base commit in the state directory, where the
+   * unit's config and includes are as they were. A state file left in the live working tree's copy
+   * of the unit is not in that checkout: the destroy refuses rather than plan against no state.
+   */
+  private TerraRun terraRunFor(Execution execution) {
+    if (!execution.destroy()) {
+      return terraRun;
+    }
+    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
+    Path live = Path.of(deployment.pullRequest().repository());
+    Path inTree = live.resolve(execution.unit()).resolve(LOCAL_STATE_FILE);
+    if (Files.exists(inTree)) {
+      throw new LivegateException(
+          "the state of the deleted unit "
+              + execution.unit()
+              + " is in "
+              + inTree
+              + ", inside the working tree; its destroy plans from a checkout of the base commit,"
+              + " which does not hold that file, so nothing was destroyed. Keep state in a backend"
+              + " outside the working tree (terragrunt's remote_state), or destroy it by hand");
+    }
+    String base = deployment.pullRequest().baseCommit();
+    // Destroys of one deployment share the checkout: one at a time checks it out.
+    synchronized (baseCheckouts) {
+      return terraRun.at(
+          new Checkout(live.toString(), Optional.empty()).at(baseCheckouts.resolve(base), base));
+    }
   }
 
   private FlowState succeeded(Execution execution, List<String> newResources, String detail) {

@@ -198,6 +198,7 @@ public final class LocalWiring implements AutoCloseable {
         castVote,
         votes,
         terraRun,
+        state.baseCheckouts(),
         new Outbox(state.outbox()),
         server(port),
         settings,

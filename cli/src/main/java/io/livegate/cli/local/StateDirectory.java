@@ -7,9 +7,10 @@ import java.nio.file.Path;
 
 /**
  * The local runtime's state directory: the metadb's data, saved plans, the mail outbox, the
- * vote-link secret, and pull requests' checkouts while they are planned. It persists, so a second
- * run sees the history and a killed run can resume. Only its owner can read it: it is made (or,
- * from before this rule, changed) to mode 0700, with nothing inside readable by group or others.
+ * vote-link secret, pull requests' checkouts while they are planned, and the base commits that
+ * destroys of deleted units plan from. It persists, so a second run sees the history and a killed
+ * run can resume. Only its owner can read it: it is made (or, from before this rule, changed) to
+ * mode 0700, with nothing inside readable by group or others.
  */
 public final class StateDirectory {
   private final Path root;
@@ -40,6 +41,11 @@ public final class StateDirectory {
   /** Where pull requests' heads are checked out while they are planned. */
   public Path pullRequests() {
     return root.resolve("pull-requests");
+  }
+
+  /** Where base commits are checked out for the destroys of the units that merges deleted. */
+  public Path baseCheckouts() {
+    return root.resolve("base-checkouts");
   }
 
   public Path metadb() {

@@ -117,7 +117,7 @@ final class StatusPage {
           .append(at[1] + 18)
           .append("\">")
           .append(Html.escape(shorten(execution.unit())))
-          .append(execution.rollback() ? " (rollback)" : "")
+          .append(execution.rollback() ? " (rollback)" : execution.destroy() ? " (destroy)" : "")
           .append("</text>")
           .append("<text x=\"")
           .append(at[0] + 8)

@@ -32,7 +32,10 @@ public final class SummaryTable {
       out.append(
           String.format(
               "%-" + width + "s  %-9s  %9s  %5s  %6s  %7s%n",
-              execution.unit() + (execution.rollback() ? " (rollback)" : ""),
+              execution.unit()
+                  + (execution.rollback()
+                      ? " (rollback)"
+                      : execution.destroy() ? " (destroy)" : ""),
               execution.status().id(),
               duration(execution),
               plan == null ? "-" : plan.add(),

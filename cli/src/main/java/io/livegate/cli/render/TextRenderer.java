@@ -49,13 +49,26 @@ public final class TextRenderer {
       }
     }
     if (!stack.deleted().isEmpty()) {
-      out.append("\ndeleted (not destroyed by livegate; destroy their resources deliberately)\n");
+      out.append(
+          "\ndeleted (a moved unit is a delete plus an add: destroyed at its old path, created at its"
+              + " new one, unless its state is moved first)\n");
       for (DeletedUnit unit : stack.deleted()) {
         out.append("  ")
             .append(unit.unit())
             .append("  [")
             .append(unit.account())
             .append("]  ")
+            .append(
+                unit.destroy()
+                    ? "DESTROYED after a vote, planned from the base commit"
+                    : "reported only (destroy_deleted = false): its resources stay")
+            .append('\n');
+        if (!unit.dependsOn().isEmpty()) {
+          out.append("      destroyed before ")
+              .append(String.join(", ", unit.dependsOn()))
+              .append('\n');
+        }
+        out.append("      ")
             .append(unit.reasons().stream().map(Reason::path).collect(Collectors.joining(", ")))
             .append('\n');
       }

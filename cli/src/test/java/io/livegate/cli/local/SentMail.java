@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 /** A vote request from the local outbox, read with a real MIME parser (Jakarta Mail). */
 public record SentMail(
     Path file, String unit, String voter, String approveLink, String rejectLink) {
-  private static final Pattern SUBJECT = Pattern.compile("\\[livegate] approve (.+) \\(.+\\)\\?");
+  private static final Pattern SUBJECT =
+      Pattern.compile("\\[livegate] approve (?:DESTROYING )?(.+) \\(.+\\)\\?");
   private static final Pattern APPROVE = Pattern.compile("(?m)^Approve: (\\S+)$");
   private static final Pattern REJECT = Pattern.compile("(?m)^Reject: +(\\S+)$");
 
@@ -35,11 +36,16 @@ public record SentMail(
     }
   }
 
+  /** The plain-text part of a vote request. */
+  static String text(MimeMessage message) throws IOException, MessagingException {
+    return (String) ((Multipart) message.getContent()).getBodyPart(0).getContent();
+  }
+
   public static SentMail read(Path file) {
     try {
       MimeMessage message = parse(file);
       Matcher subject = SUBJECT.matcher(message.getSubject());
-      String text = (String) ((Multipart) message.getContent()).getBodyPart(0).getContent();
+      String text = text(message);
       Matcher approve = APPROVE.matcher(text);
       Matcher reject = REJECT.matcher(text);
       if (!subject.matches() || !approve.find() || !reject.find()) {

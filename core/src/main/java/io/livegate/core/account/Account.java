@@ -9,6 +9,8 @@ import java.util.List;
  * @param dependsOn the names of the accounts whose units must all finish first
  * @param planRole the role that plans assume; {@code null} when none is configured
  * @param applyRole the role that applies assume; {@code null} when none is configured
+ * @param destroyDeleted whether a merge that deletes one of its units destroys the unit's resources
+ *     (through plan, vote and apply); false only reports the deleted unit
  */
 public record Account(
     String name,
@@ -18,11 +20,25 @@ public record Account(
     int minApprovals,
     int minRejections,
     String planRole,
-    String applyRole) {
+    String applyRole,
+    boolean destroyDeleted) {
 
   public Account {
     dependsOn = List.copyOf(dependsOn);
     voters = List.copyOf(voters);
+  }
+
+  /** An account that destroys the units a merge deletes. */
+  public Account(
+      String name,
+      String path,
+      List<String> dependsOn,
+      List<String> voters,
+      int minApprovals,
+      int minRejections,
+      String planRole,
+      String applyRole) {
+    this(name, path, dependsOn, voters, minApprovals, minRejections, planRole, applyRole, true);
   }
 
   /** An account with no voters or roles configured, approving and rejecting on one vote. */

@@ -95,7 +95,8 @@ public final class Accounts {
               account.minApprovals(),
               account.minRejections(),
               account.planRole(),
-              account.applyRole()));
+              account.applyRole(),
+              account.destroyDeleted()));
     }
     return new Accounts(normalized);
   }

@@ -44,4 +44,9 @@ public record Execution(
   public boolean rollback() {
     return spec.rollback();
   }
+
+  /** Whether it destroys a unit that the merge deleted. */
+  public boolean destroy() {
+    return spec.destroy();
+  }
 }

@@ -9,6 +9,8 @@ import java.util.List;
  * @param planCommands argv lists, run in order from the repository root to make the plan file
  * @param applyCommands argv lists that apply exactly the saved plan file
  * @param destroyTargets for a rollback: the full resource addresses it destroys
+ * @param destroy whether it destroys a unit that the merge deleted: it plans {@code plan -destroy}
+ *     from a checkout of the deployment's base commit, where the unit's config still is
  */
 public record ExecutionSpec(
     String unit,
@@ -23,12 +25,45 @@ public record ExecutionSpec(
     String planRole,
     String applyRole,
     boolean rollback,
-    List<String> destroyTargets) {
+    List<String> destroyTargets,
+    boolean destroy) {
   public ExecutionSpec {
     dependsOn = List.copyOf(dependsOn);
     planCommands = planCommands.stream().map(List::copyOf).toList();
     applyCommands = applyCommands.stream().map(List::copyOf).toList();
     voters = List.copyOf(voters);
     destroyTargets = List.copyOf(destroyTargets);
+  }
+
+  /** An execution that plans and applies the unit as the merge commit has it (no destroy). */
+  public ExecutionSpec(
+      String unit,
+      String account,
+      int layer,
+      List<String> dependsOn,
+      List<List<String>> planCommands,
+      List<List<String>> applyCommands,
+      List<String> voters,
+      int minApprovals,
+      int minRejections,
+      String planRole,
+      String applyRole,
+      boolean rollback,
+      List<String> destroyTargets) {
+    this(
+        unit,
+        account,
+        layer,
+        dependsOn,
+        planCommands,
+        applyCommands,
+        voters,
+        minApprovals,
+        minRejections,
+        planRole,
+        applyRole,
+        rollback,
+        destroyTargets,
+        false);
   }
 }

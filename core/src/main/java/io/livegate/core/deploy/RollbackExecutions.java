@@ -17,7 +17,9 @@ import java.util.TreeSet;
  * newly added providers, one execution that destroys exactly those resources by full address
  * (module path included). Rollbacks run in reverse: a unit's rollback waits for the rollbacks of
  * every unit that depends on it, directly or through units without a rollback; account order is
- * reversed by {@link ReleaseRule}. They keep the original's voters, thresholds and roles.
+ * reversed by {@link ReleaseRule}. They keep the original's voters, thresholds and roles. The
+ * destroy of a unit that the merge deleted is never rolled back: nothing re-creates what a vote
+ * chose to destroy.
  */
 public final class RollbackExecutions {
   private RollbackExecutions() {}
@@ -25,9 +27,10 @@ public final class RollbackExecutions {
   public static List<ExecutionSpec> rollbacks(List<Execution> executions, RunnerKind runner) {
     List<Execution> normal =
         executions.stream().filter(execution -> !execution.rollback()).toList();
+    // A voted destroy of a deleted unit is never undone: its resources are gone on purpose.
     List<Execution> undo =
         normal.stream()
-            .filter(execution -> !execution.newResources().isEmpty())
+            .filter(execution -> !execution.destroy() && !execution.newResources().isEmpty())
             .sorted(Comparator.comparing(Execution::unit))
             .toList();
     Map<Long, List<Execution>> dependents = new HashMap<>();

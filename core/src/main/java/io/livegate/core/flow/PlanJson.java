@@ -21,8 +21,8 @@ public final class PlanJson {
   private PlanJson() {}
 
   /**
-   * The plan's counts and the providers it needs that the prior state does not hold. A replace
-   * counts as one add and one destroy.
+   * The plan's counts, the providers it needs that the prior state does not hold, and the resources
+   * it destroys. A replace counts as one add and one destroy.
    */
   public static PlanSummary summary(String planJson) {
     JsonNode plan = parse(planJson, "plan");
@@ -30,6 +30,7 @@ public final class PlanJson {
     int change = 0;
     int destroy = 0;
     Set<String> required = new TreeSet<>();
+    Set<String> destroyed = new TreeSet<>();
     for (JsonNode resource : plan.path("resource_changes")) {
       if (!"managed".equals(resource.path("mode").asText())) {
         continue;
@@ -42,6 +43,7 @@ public final class PlanJson {
       }
       if (actions.contains("delete")) {
         destroy++;
+        destroyed.add(resource.path("address").asText());
       }
       if (actions.contains("update")) {
         change++;
@@ -52,7 +54,7 @@ public final class PlanJson {
         .forEach(provider -> required.add(provider.path("full_name").asText()));
     required.remove("");
     required.removeAll(providersInState(plan.path("prior_state")));
-    return new PlanSummary(add, change, destroy, List.copyOf(required));
+    return new PlanSummary(add, change, destroy, List.copyOf(required), List.copyOf(destroyed));
   }
 
   /**

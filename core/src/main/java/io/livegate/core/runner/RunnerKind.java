@@ -131,6 +131,19 @@ public enum RunnerKind {
    */
   public abstract List<List<String>> planScanCommands(String unitDirectory, String planRole);
 
+  /**
+   * The commands that find whether a unit drifted: {@link #planScanCommands} that also save the
+   * plan to {@link #PLAN_FILE}, so that its changes can be read back with {@link #showCommand}.
+   */
+  public List<List<String>> driftPlanCommands(String unitDirectory, Account account) {
+    List<List<String>> commands =
+        new ArrayList<>(planScanCommands(unitDirectory, account.planRole()));
+    List<String> plan = new ArrayList<>(commands.get(commands.size() - 1));
+    plan.add("-out=" + PLAN_FILE);
+    commands.set(commands.size() - 1, plan);
+    return commands;
+  }
+
   /** {@link #planScanCommands(String, String)} with the account's plan role. */
   public List<List<String>> planScanCommands(String unitDirectory, Account account) {
     return planScanCommands(unitDirectory, account.planRole());
@@ -143,6 +156,19 @@ public enum RunnerKind {
    */
   public abstract List<List<String>> planCommands(
       String unit, String planRole, List<String> destroyTargets);
+
+  /**
+   * The commands that save a plan destroying everything in a unit's state to {@link #PLAN_FILE}:
+   * {@link #planCommands} with {@code -destroy}. They run from a checkout of the commit where the
+   * unit still exists.
+   */
+  public List<List<String>> destroyPlanCommands(String unit, String planRole) {
+    List<List<String>> commands = new ArrayList<>(planCommands(unit, planRole, List.of()));
+    List<String> plan = new ArrayList<>(commands.get(commands.size() - 1));
+    plan.add("-destroy");
+    commands.set(commands.size() - 1, plan);
+    return commands;
+  }
 
   /** The commands that apply exactly the saved plan file, run from the repository root. */
   public abstract List<List<String>> applyCommands(String unit, String applyRole);

@@ -46,6 +46,9 @@ public final class DeployStackJson {
       node.put("unit", unit.unit());
       node.put("account", unit.account());
       reasons(node.putArray("reasons"), unit.reasons());
+      node.put("destroy", unit.destroy());
+      strings(node.putArray("dependsOn"), unit.dependsOn());
+      strings(node.putArray("formerDependents"), unit.formerDependents());
     }
     ArrayNode excluded = root.putArray("excluded");
     for (ExcludedUnit unit : stack.excluded()) {

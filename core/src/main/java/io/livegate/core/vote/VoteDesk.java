@@ -87,7 +87,7 @@ public final class VoteDesk {
     String choice = ballot.choice() == Vote.Choice.APPROVE ? "Approve" : "Reject";
     return page(
         200,
-        choice + " " + execution.unit() + "?",
+        choice + " " + (execution.destroy() ? "destroying " : "") + execution.unit() + "?",
         "<table><tr><td>Unit</td><td><code id=\"unit\">"
             + Html.escape(execution.unit())
             + "</code></td></tr>"
@@ -97,9 +97,20 @@ public final class VoteDesk {
             + "<tr><td>Voter</td><td>"
             + Html.escape(ballot.voter())
             + "</td></tr>"
+            + (execution.destroy()
+                ? "<tr><td>Action</td><td id=\"action\"><b>"
+                    + Html.escape(VoteMail.DESTROY)
+                    + "</b></td></tr>"
+                : "")
             + "<tr><td>Plan</td><td id=\"summary\">"
             + Html.escape(counts(execution.planSummary()))
-            + "</td></tr></table>"
+            + "</td></tr>"
+            + (execution.planSummary() == null || execution.planSummary().destroyed().isEmpty()
+                ? ""
+                : "<tr><td>Destroys</td><td id=\"destroyed\">"
+                    + VoteMail.destroyedList(execution.planSummary())
+                    + "</td></tr>")
+            + "</table>"
             + "<form method=\"post\" action=\""
             + PATH
             + "\"><input type=\"hidden\" name=\""

@@ -11,6 +11,9 @@ import io.livegate.core.deploy.PlanSummary;
  * @param subject one line, free of line breaks
  */
 public record VoteMail(String subject, String text, String html) {
+  /** What a vote on the destroy of a deleted unit says it does, in the mail and on the page. */
+  public static final String DESTROY =
+      "DESTROY: this unit was deleted from the repository; approving destroys all its resources";
 
   /**
    * @param pullRequest e.g. "acme/live#42", or empty
@@ -24,7 +27,12 @@ public record VoteMail(String subject, String text, String html) {
       String approveUrl,
       String rejectUrl) {
     String subject =
-        ("[livegate] approve " + execution.unit() + " (" + execution.account() + ")?")
+        ("[livegate] approve "
+                + (execution.destroy() ? "DESTROYING " : "")
+                + execution.unit()
+                + " ("
+                + execution.account()
+                + ")?")
             .replaceAll("[\\r\\n]", " ");
     String counts = summary.counts();
     String providers =
@@ -38,7 +46,14 @@ public record VoteMail(String subject, String text, String html) {
     if (!pullRequest.isEmpty()) {
       text.append("\nPR:      ").append(pullRequest);
     }
+    if (execution.destroy()) {
+      text.append("\nAction:  ").append(DESTROY);
+    }
     text.append("\nPlan:    ").append(counts);
+    if (!summary.destroyed().isEmpty()) {
+      text.append("\nDestroys:");
+      summary.destroyed().forEach(address -> text.append("\n  - ").append(address));
+    }
     if (!providers.isEmpty()) {
       text.append("\nNew providers: ").append(providers);
     }
@@ -59,7 +74,13 @@ public record VoteMail(String subject, String text, String html) {
     if (!pullRequest.isEmpty()) {
       html.append(row("PR", Html.escape(pullRequest)));
     }
+    if (execution.destroy()) {
+      html.append(row("Action", "<b>" + Html.escape(DESTROY) + "</b>"));
+    }
     html.append(row("Plan", Html.escape(counts)));
+    if (!summary.destroyed().isEmpty()) {
+      html.append(row("Destroys", destroyedList(summary)));
+    }
     if (!providers.isEmpty()) {
       html.append(row("New providers", Html.escape(providers)));
     }
@@ -73,6 +94,17 @@ public record VoteMail(String subject, String text, String html) {
         .append("\">Reject</a></p>")
         .append("<p>Each link opens a page that shows the plan and asks you to confirm.</p>");
     return new VoteMail(subject, text.toString(), html.toString());
+  }
+
+  /** The destroyed resources as an HTML list: the mail and the vote page show the same. */
+  public static String destroyedList(PlanSummary summary) {
+    StringBuilder list = new StringBuilder("<ul class=\"destroyed\">");
+    summary
+        .destroyed()
+        .forEach(
+            address ->
+                list.append("<li><code>").append(Html.escape(address)).append("</code></li>"));
+    return list.append("</ul>").toString();
   }
 
   private static String row(String label, String value) {

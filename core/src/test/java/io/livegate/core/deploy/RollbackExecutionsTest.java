@@ -25,6 +25,17 @@ class RollbackExecutionsTest {
       Map<Long, String> dependsOn,
       List<String> newResources,
       boolean rollback) {
+    return execution(id, unit, layer, dependsOn, newResources, rollback, false);
+  }
+
+  private static Execution execution(
+      long id,
+      String unit,
+      int layer,
+      Map<Long, String> dependsOn,
+      List<String> newResources,
+      boolean rollback,
+      boolean destroy) {
     ExecutionSpec spec =
         new ExecutionSpec(
             unit,
@@ -39,7 +50,8 @@ class RollbackExecutionsTest {
             "arn:aws:iam::1:role/plan",
             "arn:aws:iam::1:role/apply",
             rollback,
-            List.of());
+            List.of(),
+            destroy);
     return new Execution(
         id,
         1,
@@ -71,6 +83,18 @@ class RollbackExecutionsTest {
 
   private static Map<String, ExecutionSpec> byUnit(List<ExecutionSpec> specs) {
     return specs.stream().collect(Collectors.toMap(ExecutionSpec::unit, Function.identity()));
+  }
+
+  @Test
+  void theDestroyOfADeletedUnitIsNeverRolledBackWhateverItRecorded() {
+    List<Execution> executions =
+        List.of(
+            execution(1, "old/queue", 0, Map.of(), List.of("terraform_data.queue"), false, true),
+            execution(2, "app", 1, Map.of(1L, "old/queue"), List.of("terraform_data.app")));
+
+    assertThat(RollbackExecutions.rollbacks(executions, RunnerKind.TERRAFORM))
+        .extracting(ExecutionSpec::unit)
+        .containsExactly("app");
   }
 
   @Test

@@ -28,7 +28,10 @@ class PlanJsonTest {
     PlanSummary summary = PlanJson.summary(golden("plan-changes.json"));
 
     // fresh is created, grow updated, swap replaced, gone deleted; keep and inner are no-ops.
-    assertThat(summary).isEqualTo(new PlanSummary(2, 1, 2, List.of()));
+    assertThat(summary)
+        .isEqualTo(
+            new PlanSummary(
+                2, 1, 2, List.of(), List.of("terraform_data.gone", "terraform_data.swap")));
   }
 
   @Test

@@ -22,6 +22,18 @@ public final class Executions {
       ExecutionStatus status,
       List<Long> dependsOn,
       PlanSummary summary) {
+    return of(id, unit, account, status, dependsOn, summary, false);
+  }
+
+  /** {@link #of}, as the destroy of a unit that the merge deleted when {@code destroy}. */
+  public static Execution of(
+      long id,
+      String unit,
+      String account,
+      ExecutionStatus status,
+      List<Long> dependsOn,
+      PlanSummary summary,
+      boolean destroy) {
     ExecutionSpec spec =
         new ExecutionSpec(
             unit,
@@ -36,7 +48,8 @@ public final class Executions {
             null,
             null,
             false,
-            List.of());
+            List.of(),
+            destroy);
     return new Execution(
         id,
         1,

@@ -36,4 +36,30 @@ class VoteMailTest {
             + mail.html()
             + "\n");
   }
+
+  @Test
+  void theVoteMailOfADestroySaysDestroyInItsSubjectAndBodyAndListsTheResources() {
+    PlanSummary summary =
+        new PlanSummary(
+            0, 0, 2, List.of(), List.of("module.queue.aws_sqs_queue.jobs", "terraform_data.queue"));
+    VoteMail mail =
+        VoteMail.of(
+            Executions.of(
+                4, "dev-account/queue", "dev", ExecutionStatus.RUNNING, List.of(), summary, true),
+            summary,
+            "acme/live#43",
+            "",
+            "https://livegate.example.com/vote?t=approve-token",
+            "https://livegate.example.com/vote?t=reject-token");
+
+    Golden.assertMatches(
+        "vote-mail-destroy.txt",
+        "Subject: "
+            + mail.subject()
+            + "\n\n--- text\n"
+            + mail.text()
+            + "\n--- html\n"
+            + mail.html()
+            + "\n");
+  }
 }

@@ -29,7 +29,8 @@ public final class AccountsFile {
           "min_approvals",
           "min_rejections",
           "plan_role",
-          "apply_role");
+          "apply_role",
+          "destroy_deleted");
 
   private AccountsFile() {}
 
@@ -81,7 +82,8 @@ public final class AccountsFile {
               values.number("min_approvals", 1),
               values.number("min_rejections", 1),
               values.text("plan_role", null),
-              values.text("apply_role", null)));
+              values.text("apply_role", null),
+              values.bool("destroy_deleted", true)));
     }
     try {
       return Accounts.of(accounts);
@@ -127,6 +129,18 @@ public final class AccountsFile {
         throw new InvalidAccountsConfig(where + name + " must be a list of strings");
       }
       return list.stream().map(String.class::cast).toList();
+    }
+
+    boolean bool(String name, boolean fallback) {
+      Object value = value(name);
+      if (value == null) {
+        return fallback;
+      }
+      if (!(value instanceof Boolean bool)) {
+        throw new InvalidAccountsConfig(
+            where + name + " must be true or false, found " + Evaluator.describe(value));
+      }
+      return bool;
     }
 
     int number(String name, int fallback) {

@@ -9,6 +9,7 @@ import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.ResetCommand;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
@@ -80,6 +81,30 @@ public final class Checkout {
     } catch (IOException | GitAPIException e) {
       throw new LivegateException(
           "cannot check out " + commit + " of " + repositoryUrl + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The commit that {@code branch} of the live repository points at now (ls-remote). */
+  public String branchHead(String branch) {
+    String ref = "refs/heads/" + branch;
+    try {
+      Ref head =
+          Git.lsRemoteRepository()
+              .setRemote(repositoryUrl)
+              .setCredentialsProvider(
+                  token
+                      .map(t -> new UsernamePasswordCredentialsProvider("x-access-token", t))
+                      .orElse(null))
+              .setHeads(true)
+              .callAsMap()
+              .get(ref);
+      if (head == null) {
+        throw new LivegateException(repositoryUrl + " has no branch " + branch);
+      }
+      return head.getObjectId().name();
+    } catch (GitAPIException e) {
+      throw new LivegateException(
+          "cannot read " + ref + " of " + repositoryUrl + ": " + e.getMessage(), e);
     }
   }
 

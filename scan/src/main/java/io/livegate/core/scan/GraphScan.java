@@ -54,14 +54,16 @@ public final class GraphScan {
       ChangeSet.Changes changes =
           ChangeSet.fromFiles(
               files, command.filePattern(), graph, ChangeSet.baseGraph(repo, base, command));
-      return ChangeSet.deployStack(
-          ScanMode.GRAPH,
-          base,
-          head,
-          graph,
-          command.accounts(),
-          changes.changed(),
-          changes.deleted());
+      DeployStack stack =
+          ChangeSet.deployStack(
+              ScanMode.GRAPH,
+              base,
+              head,
+              graph,
+              command.accounts(),
+              changes.changed(),
+              changes.deleted());
+      return DeletedUnits.ordered(stack, command, repo, base, progress);
     }
   }
 }

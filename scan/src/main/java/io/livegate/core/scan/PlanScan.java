@@ -100,8 +100,13 @@ public final class PlanScan {
                       graph,
                       ChangeSet.baseGraph(repo, base, command))
                   .deleted();
-      return ChangeSet.deployStack(
-          ScanMode.PLAN, base, head, graph, command.accounts(), changed, deleted);
+      return DeletedUnits.ordered(
+          ChangeSet.deployStack(
+              ScanMode.PLAN, base, head, graph, command.accounts(), changed, deleted),
+          command,
+          repo,
+          base,
+          progress);
     }
   }
 

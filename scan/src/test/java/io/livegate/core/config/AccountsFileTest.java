@@ -111,7 +111,32 @@ class AccountsFileTest {
         .isInstanceOf(InvalidAccountsConfig.class)
         .hasMessageStartingWith(
             "livegate.hcl:5: account \"prod\" has an unknown attribute 'min_approval'")
-        .hasMessageContaining("known: apply_role, depends_on, min_approvals");
+        .hasMessageContaining("known: apply_role, depends_on, destroy_deleted, min_approvals");
+  }
+
+  @Test
+  void destroyDeletedDefaultsToTrueAndFalseKeepsDeletedUnitsReportOnly() {
+    Accounts accounts =
+        parse(
+            """
+            account "dev"  { path = "dev" }
+            account "prod" {
+              path            = "prod"
+              destroy_deleted = false
+            }
+            """);
+
+    assertThat(accounts.get("dev").destroyDeleted()).isTrue();
+    assertThat(accounts.get("prod").destroyDeleted()).isFalse();
+  }
+
+  @Test
+  void destroyDeletedThatIsNotABooleanIsAnErrorNamingTheAccountAndLine() {
+    assertThatThrownBy(
+            () -> parse("account \"dev\" {\n  path = \"dev\"\n  destroy_deleted = \"no\"\n}\n"))
+        .isInstanceOf(InvalidAccountsConfig.class)
+        .hasMessageStartingWith(
+            "livegate.hcl:1: account \"dev\": destroy_deleted must be true or false, found");
   }
 
   @Test

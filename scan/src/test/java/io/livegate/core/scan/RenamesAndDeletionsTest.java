@@ -91,7 +91,10 @@ class RenamesAndDeletionsTest {
                 List.of(
                     new Reason(DELETED_FILE, "dev/cache/main.tf", null),
                     new Reason(DELETED_FILE, "dev/cache/terragrunt.hcl", null),
-                    new Reason(DELETED_FILE, "dev/cache/variables.tf", null))));
+                    new Reason(DELETED_FILE, "dev/cache/variables.tf", null)),
+                List.of(),
+                List.of(),
+                true));
   }
 
   @Test
@@ -124,7 +127,10 @@ class RenamesAndDeletionsTest {
                 "dev",
                 List.of(
                     new Reason(DELETED_FILE, "dev/queue/main.tf", null),
-                    new Reason(DELETED_FILE, "dev/queue/terragrunt.hcl", null))));
+                    new Reason(DELETED_FILE, "dev/queue/terragrunt.hcl", null)),
+                List.of(),
+                List.of(),
+                true));
     assertThat(stack.accounts()).extracting(AccountOrder::name).containsExactly("dev");
   }
 
@@ -163,5 +169,44 @@ class RenamesAndDeletionsTest {
 
     assertThat(units(stack)).containsExactly("dev/app");
     assertThat(stack.deleted()).extracting(DeletedUnit::unit).containsExactly("dev/vpc");
+    assertThat(stack.deleted().get(0).formerDependents())
+        .as("dev/app depended on dev/vpc at the base: its apply waits for the destroy")
+        .containsExactly("dev/app");
+  }
+
+  @Test
+  void deletingAUnitWithItsDependentRecordsWhichDeletedUnitEachDependedOnAtTheBase() {
+    repo.delete("dev/vpc");
+    repo.delete("dev/app");
+
+    DeployStack stack = scanAfter("retire the vpc and its app");
+
+    assertThat(stack.executions()).isEmpty();
+    assertThat(stack.deleted())
+        .extracting(
+            DeletedUnit::unit,
+            DeletedUnit::dependsOn,
+            DeletedUnit::formerDependents,
+            DeletedUnit::destroy)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("dev/app", List.of("dev/vpc"), List.of(), true),
+            org.assertj.core.groups.Tuple.tuple("dev/vpc", List.of(), List.of(), true));
+  }
+
+  @Test
+  void anAccountWithDestroyDeletedFalseOnlyReportsItsDeletedUnits() {
+    repo.delete("dev/vpc");
+    repo.delete("dev/app");
+    Accounts accounts =
+        Accounts.of(
+            List.of(new Account("dev", "dev", List.of(), List.of(), 1, 1, null, null, false)));
+
+    DeployStack stack = graphScan(repo, base, repo.commit("retire them"), accounts, Map.of());
+
+    assertThat(stack.deleted())
+        .extracting(DeletedUnit::unit, DeletedUnit::destroy)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("dev/app", false),
+            org.assertj.core.groups.Tuple.tuple("dev/vpc", false));
   }
 }

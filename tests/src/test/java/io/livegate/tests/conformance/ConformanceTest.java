@@ -2,15 +2,26 @@ package io.livegate.tests.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.tests.aws.MotoDeployment;
 import io.livegate.tests.local.LocalDeployment;
 import io.livegate.tests.moto.MotoServer;
+import io.livegate.tests.scenarios.LiveRepos;
 import io.livegate.tests.scenarios.Outcome;
 import io.livegate.tests.scenarios.Scenario;
 import io.livegate.tests.scenarios.Scenarios;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,6 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Tag("terraform")
 class ConformanceTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
 
@@ -40,10 +52,11 @@ class ConformanceTest {
   @MethodSource("scenarios")
   void theLocalExecutorAndStepFunctionsEndTheScenarioAlike(Scenario scenario) {
     Outcome local;
+    Path localLive = dir.resolve("local-live");
     try (LocalDeployment deployment =
         new LocalDeployment(
             dir.resolve("local-state"),
-            scenario.repo().apply(dir.resolve("local-live")),
+            scenario.repo().apply(localLive),
             scenario.voteTimeout(),
             scenario.skipEmpty())) {
       local = deployment.run(scenario.votes());
@@ -62,5 +75,43 @@ class ConformanceTest {
 
     assertThat(aws).as("Step Functions on moto against the local executor").isEqualTo(local);
     assertThat(local).as("the scenario's outcome").isEqualTo(scenario.expected());
+    Map<String, List<String>> localStates = stateResources(LiveRepos.states(localLive));
+    assertThat(stateResources(LiveRepos.states(awsDir.resolve("live"))))
+        .as("the state files kept beside the repository end alike")
+        .isEqualTo(localStates);
+    local
+        .executions()
+        .forEach(
+            (key, status) -> {
+              if (key.endsWith(" (destroy)") && status == ExecutionStatus.SUCCEEDED) {
+                String unit = key.substring(0, key.length() - " (destroy)".length());
+                assertThat(localStates.get(unit.substring(unit.lastIndexOf('/') + 1)))
+                    .as("the state of %s after its destroy", unit)
+                    .isEmpty();
+              }
+            });
+  }
+
+  /** Each state file's managed resources, by unit name, for scenarios that keep state aside. */
+  private static Map<String, List<String>> stateResources(Path states) {
+    Map<String, List<String>> resources = new TreeMap<>();
+    if (!Files.isDirectory(states)) {
+      return resources;
+    }
+    try (Stream<Path> files = Files.list(states)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".tfstate")).toList()) {
+        List<String> addresses = new ArrayList<>();
+        for (JsonNode resource : JSON.readTree(file.toFile()).path("resources")) {
+          if (resource.path("mode").asText().equals("managed")) {
+            addresses.add(resource.path("type").asText() + "." + resource.path("name").asText());
+          }
+        }
+        String name = file.getFileName().toString();
+        resources.put(name.substring(0, name.length() - ".tfstate".length()), addresses);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return resources;
   }
 }

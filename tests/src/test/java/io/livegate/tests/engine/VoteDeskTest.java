@@ -8,10 +8,16 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.stack.AccountOrder;
+import io.livegate.core.stack.DeletedUnit;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.Reason;
+import io.livegate.core.stack.ScanMode;
 import io.livegate.core.vote.Decision;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.core.vote.VoteLinks;
+import io.livegate.sql.testing.Scenarios;
 import io.livegate.sql.testing.SyntheticDeployments;
 import io.livegate.sql.testing.TestEngine;
 import java.nio.charset.StandardCharsets;
@@ -98,6 +104,45 @@ class VoteDeskTest {
     assertThat(second).isEqualTo(first);
     assertThat(history(dns)).isEmpty();
     assertThat(engine.executions.find(dns.id()).orElseThrow().decision()).isNull();
+  }
+
+  @Test
+  void theConfirmPageOfADestroySaysDestroyPlainlyAndListsTheResources() {
+    Accounts accounts = SyntheticDeployments.accounts(1, List.of(ALICE), 1, 1);
+    DeployStack stack =
+        new DeployStack(
+            ScanMode.GRAPH,
+            "base-7",
+            "merge-7",
+            List.of(new AccountOrder("account-0", "account-0", List.of())),
+            List.of(),
+            List.of(
+                new DeletedUnit(
+                    "account-0/queue",
+                    "account-0",
+                    List.of(new Reason(Reason.Kind.DELETED_FILE, "account-0/queue/main.tf", null)),
+                    List.of(),
+                    List.of(),
+                    true)),
+            List.of());
+    long id =
+        engine.create.create(Scenarios.command(stack, accounts, 7, "base-7")).deployment().id();
+    Execution destroy = engine.release.release(id).get(0);
+    engine.executions.recordPlan(
+        destroy.id(),
+        "plans/q.tfplan",
+        "cd".repeat(32),
+        new PlanSummary(0, 0, 1, List.of(), List.of("aws_sqs_queue.jobs")));
+
+    VoteDesk.Page page = desk.confirm(token(destroy, ALICE, Vote.Choice.APPROVE));
+
+    assertThat(destroy.destroy()).isTrue();
+    assertThat(page.html())
+        .contains(
+            "<title>livegate: Approve destroying account-0/queue?</title>",
+            "<td id=\"action\"><b>DESTROY: this unit was deleted from the repository;"
+                + " approving destroys all its resources</b></td>",
+            "<li><code>aws_sqs_queue.jobs</code></li>");
   }
 
   @Test

@@ -1,11 +1,18 @@
 package io.livegate.tests.scenarios;
 
 import io.livegate.cli.example.ExampleRepo;
+import io.livegate.core.runner.Command;
+import io.livegate.core.runner.CommandResult;
 import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.process.ProcessCommandRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /** Live repositories for the end-to-end suites, with real terraform (terraform_data only). */
 public final class LiveRepos {
@@ -75,6 +82,69 @@ public final class LiveRepos {
       unit(repo, "a", null, "");
       String head = repo.commit("add a");
       return new LiveRepo(dir, base, head, accounts);
+    }
+  }
+
+  /**
+   * A merge that deletes two applied units and adds a third: at the base, a and b (on a, reading
+   * a's output) are applied with terraform outside livegate; the head deletes both and adds c. The
+   * states live beside the repository ({@link #states}), as with a remote backend, so a checkout of
+   * the base commit anywhere finds them.
+   */
+  public static LiveRepo retired(Path dir) {
+    Path states = states(dir);
+    try (TestRepo repo = TestRepo.create(dir)) {
+      repo.write("README.md", "apps\n");
+      repo.write(".gitignore", ".terraform/\n.terraform.lock.hcl\n");
+      repo.commit("empty");
+      repo.write("app/a/terragrunt.hcl", "inputs = {}\n")
+          .write(
+              "app/a/main.tf",
+              backend(states, "a")
+                  + "resource \"terraform_data\" \"this\" {\n  input = \"a\"\n}\n\n"
+                  + "output \"id\" {\n  value = terraform_data.this.output\n}\n");
+      repo.write("app/b/terragrunt.hcl", dependency("a"))
+          .write(
+              "app/b/main.tf",
+              backend(states, "b")
+                  + "data \"terraform_remote_state\" \"a\" {\n  backend = \"local\"\n"
+                  + "  config = {\n    path = \""
+                  + states.resolve("a.tfstate")
+                  + "\"\n  }\n}\n\n"
+                  + "resource \"terraform_data\" \"this\" {\n"
+                  + "  input = \"b on ${data.terraform_remote_state.a.outputs.id}\"\n}\n");
+      String base = repo.commit("a and b");
+      for (String unit : List.of("a", "b")) {
+        terraform(dir.resolve("app").resolve(unit), "init");
+        terraform(dir.resolve("app").resolve(unit), "apply", "-auto-approve");
+      }
+      repo.delete("app/a");
+      repo.delete("app/b");
+      unit(repo, "c", null, "");
+      String head = repo.commit("retire a and b, add c");
+      return new LiveRepo(dir, base, head, APPS_ACCOUNTS);
+    }
+  }
+
+  /** Where the state files of {@link #retired}'s units are: beside {@code dir}. */
+  public static Path states(Path dir) {
+    return dir.resolveSibling(dir.getFileName() + "-states");
+  }
+
+  private static String backend(Path states, String unit) {
+    return "terraform {\n  backend \"local\" {\n    path = \""
+        + states.resolve(unit + ".tfstate")
+        + "\"\n  }\n}\n\n";
+  }
+
+  private static void terraform(Path unit, String... arguments) {
+    List<String> argv = new ArrayList<>(List.of("terraform", "-chdir=" + unit));
+    argv.addAll(List.of(arguments));
+    argv.addAll(List.of("-input=false", "-no-color"));
+    CommandResult result =
+        new ProcessCommandRunner().run(new Command(argv, unit, Map.of(), Duration.ofMinutes(2)));
+    if (result.exitCode() != 0) {
+      throw new IllegalStateException(String.join(" ", argv) + ":\n" + result.output());
     }
   }
 

@@ -9,7 +9,8 @@ import java.util.TreeMap;
 
 /**
  * Where a deployment ended: its status and each execution's, by unit, a rollback as "unit
- * (rollback)". What the conformance suite compares between runtimes.
+ * (rollback)" and the destroy of a deleted unit as "unit (destroy)". What the conformance suite
+ * compares between runtimes.
  */
 public record Outcome(DeploymentStatus deployment, Map<String, ExecutionStatus> executions) {
   public Outcome {
@@ -22,8 +23,9 @@ public record Outcome(DeploymentStatus deployment, Map<String, ExecutionStatus> 
     return new Outcome(deployment, statuses);
   }
 
-  /** The key of an execution: its unit, and " (rollback)" for a rollback. */
+  /** The key of an execution: its unit, with " (rollback)" or " (destroy)" when it is one. */
   public static String key(Execution execution) {
-    return execution.unit() + (execution.rollback() ? " (rollback)" : "");
+    return execution.unit()
+        + (execution.rollback() ? " (rollback)" : execution.destroy() ? " (destroy)" : "");
   }
 }

@@ -96,7 +96,31 @@ public final class Scenarios {
             SHORT_VOTE_TIMEOUT,
             true,
             new Outcome(
-                DeploymentStatus.SUCCEEDED, Map.of("app/a", SUCCEEDED, "app/e", SUCCEEDED))));
+                DeploymentStatus.SUCCEEDED, Map.of("app/a", SUCCEEDED, "app/e", SUCCEEDED))),
+        new Scenario(
+            "a merge deletes a and b (b on a): both destroyed after votes, b first",
+            LiveRepos::retired,
+            approveAll(),
+            VOTE_TIMEOUT,
+            false,
+            new Outcome(
+                DeploymentStatus.SUCCEEDED,
+                Map.of(
+                    "app/a (destroy)", SUCCEEDED,
+                    "app/b (destroy)", SUCCEEDED,
+                    "app/c", SUCCEEDED))),
+        new Scenario(
+            "the destroy of b is rejected: a, which b depended on, is not destroyed",
+            LiveRepos::retired,
+            unit -> unit.unit().equals("app/b") ? Vote.Choice.REJECT : Vote.Choice.APPROVE,
+            VOTE_TIMEOUT,
+            false,
+            new Outcome(
+                DeploymentStatus.REJECTED,
+                Map.of(
+                    "app/a (destroy)", ABORTED,
+                    "app/b (destroy)", REJECTED,
+                    "app/c", SUCCEEDED))));
   }
 
   private static Function<Execution, Vote.Choice> approveAll() {

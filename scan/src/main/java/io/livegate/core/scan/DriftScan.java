@@ -1,0 +1,215 @@
+package io.livegate.core.scan;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.ProgressListener;
+import io.livegate.core.account.Account;
+import io.livegate.core.drift.DriftReport;
+import io.livegate.core.flow.PlanJson;
+import io.livegate.core.graph.UnitGraph;
+import io.livegate.core.repo.GitRepo;
+import io.livegate.core.runner.Command;
+import io.livegate.core.runner.CommandResult;
+import io.livegate.core.runner.CommandRunner;
+import io.livegate.core.runner.RunnerKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Drift detection: plans every unit of the checked-out trunk head with the plan role and {@code
+ * -detailed-exitcode}, {@code parallelism} at a time, each on its own. Exit 2 is drift, reported
+ * with the plan's resource changes; 0 is no drift; anything else, or a plan that cannot be read
+ * back, is an error for that unit, never "no drift".
+ */
+public final class DriftScan {
+  private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
+  private static final int OUTPUT_TAIL_LINES = 20;
+
+  private final CommandRunner runner;
+  private final RunnerKind runnerKind;
+  private final Map<String, String> runnerEnvironment;
+  private final ProgressListener progress;
+
+  public DriftScan(
+      CommandRunner runner,
+      RunnerKind runnerKind,
+      Map<String, String> runnerEnvironment,
+      ProgressListener progress) {
+    this.runner = runner;
+    this.runnerKind = runnerKind;
+    this.runnerEnvironment = Map.copyOf(runnerEnvironment);
+    this.progress = progress;
+  }
+
+  /** One unit's answer: changes (empty for no drift), or an error. */
+  private record Outcome(String unit, List<String> changes, String error) {}
+
+  /**
+   * @param command its {@code head} must be checked out in {@code repository}; base, all and the
+   *     file pattern are not used
+   */
+  public DriftReport run(ScanCommand command) {
+    try (GitRepo repo = GitRepo.open(command.repository())) {
+      String head = repo.resolve(command.head());
+      if (!head.equals(repo.head())) {
+        throw new LivegateException(
+            "drift plans the checked-out files, so "
+                + repo.root()
+                + " must have "
+                + command.head()
+                + " ("
+                + head.substring(0, 12)
+                + ") checked out");
+      }
+      UnitGraph graph =
+          UnitGraph.read(
+              repo.tree(head),
+              command.accounts(),
+              command.environment(),
+              command.parallelism(),
+              progress,
+              command.allowPartial());
+      return plan(graph, Path.of(repo.root()), head, command.parallelism());
+    }
+  }
+
+  private DriftReport plan(UnitGraph graph, Path root, String head, int parallelism) {
+    Path plans;
+    try {
+      plans = Files.createTempDirectory("livegate-drift");
+    } catch (IOException e) {
+      throw new LivegateException("cannot create a directory for plan files: " + e.getMessage(), e);
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            parallelism,
+            runnable -> {
+              Thread thread = new Thread(runnable, "livegate-drift");
+              thread.setDaemon(true);
+              return thread;
+            });
+    CompletionService<Outcome> completions = new ExecutorCompletionService<>(pool);
+    List<String> units = List.copyOf(graph.units());
+    List<DriftReport.DriftedUnit> drifted = new ArrayList<>();
+    List<DriftReport.DriftError> errors = new ArrayList<>();
+    try {
+      for (int index = 0; index < units.size(); index++) {
+        String unit = units.get(index);
+        Path planFile = plans.resolve(index + ".tfplan");
+        completions.submit(() -> planUnit(graph.account(unit), root, unit, planFile));
+      }
+      for (int done = 1; done <= units.size(); done++) {
+        Outcome outcome = completions.take().get();
+        String account = graph.account(outcome.unit()).name();
+        if (outcome.error() != null) {
+          errors.add(new DriftReport.DriftError(outcome.unit(), account, outcome.error()));
+        } else if (!outcome.changes().isEmpty()) {
+          drifted.add(new DriftReport.DriftedUnit(outcome.unit(), account, outcome.changes()));
+        }
+        progress.progress(
+            "planned "
+                + outcome.unit()
+                + ": "
+                + (outcome.error() != null
+                    ? "ERROR"
+                    : outcome.changes().isEmpty()
+                        ? "no drift"
+                        : "drifted (" + outcome.changes().size() + " changes)")
+                + " ("
+                + done
+                + "/"
+                + units.size()
+                + ")");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LivegateException("interrupted while planning", e);
+    } catch (ExecutionException e) {
+      throw new LivegateException("planning failed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+      deleteQuietly(plans);
+    }
+    drifted.sort(Comparator.comparing(DriftReport.DriftedUnit::unit));
+    errors.sort(Comparator.comparing(DriftReport.DriftError::unit));
+    return new DriftReport(head, units.size(), drifted, errors);
+  }
+
+  private Outcome planUnit(Account account, Path root, String unit, Path planFile) {
+    Path directory = root.resolve(unit);
+    List<List<String>> commands = runnerKind.driftPlanCommands(directory.toString(), account);
+    for (int index = 0; index < commands.size(); index++) {
+      List<String> argv =
+          commands.get(index).stream()
+              .map(argument -> argument.replace(RunnerKind.PLAN_FILE, planFile.toString()))
+              .toList();
+      CommandResult result = run(argv, directory);
+      boolean last = index == commands.size() - 1;
+      if (last && result.exitCode() == 0) {
+        return new Outcome(unit, List.of(), null);
+      }
+      if (last && result.exitCode() == 2) {
+        return changes(account, unit, directory, planFile);
+      }
+      if (result.exitCode() != 0) {
+        return new Outcome(unit, List.of(), describe(result));
+      }
+    }
+    throw new IllegalStateException("the runner has no plan command");
+  }
+
+  /** The saved plan's changes; a plan that shows none although it exited 2 is an error. */
+  private Outcome changes(Account account, String unit, Path directory, Path planFile) {
+    CommandResult show =
+        run(
+            runnerKind.showCommand(
+                directory.toString(), account.planRole(), List.of("-json", planFile.toString())),
+            directory);
+    if (show.exitCode() != 0) {
+      return new Outcome(unit, List.of(), "show of the plan " + describe(show));
+    }
+    List<String> changes;
+    try {
+      changes = PlanJson.changes(show.stdout());
+    } catch (RuntimeException e) {
+      return new Outcome(unit, List.of(), "the plan cannot be read: " + e.getMessage());
+    }
+    if (changes.isEmpty()) {
+      // Exit 2 with no resource change: only outputs changed. Report it, never as no drift.
+      return new Outcome(unit, List.of("outputs: changed"), null);
+    }
+    return new Outcome(unit, changes, null);
+  }
+
+  private CommandResult run(List<String> argv, Path directory) {
+    try {
+      return runner.run(new Command(argv, directory, runnerEnvironment, PLAN_TIMEOUT));
+    } catch (RuntimeException e) {
+      return new CommandResult(-1, "the runner failed: " + e, false);
+    }
+  }
+
+  private static String describe(CommandResult failure) {
+    String how = failure.timedOut() ? "timed out" : "exited with " + failure.exitCode();
+    String tail = failure.tail(OUTPUT_TAIL_LINES);
+    return tail.isBlank() ? how : how + "\n" + tail;
+  }
+
+  private static void deleteQuietly(Path directory) {
+    try (var files = Files.walk(directory)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      // Plan files of a finished run; the temp directory's owner may remove them.
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.livegate.core.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.core.ProgressListener;
+import io.livegate.core.account.Account;
+import io.livegate.core.account.Accounts;
+import io.livegate.core.drift.DriftReport;
+import io.livegate.core.runner.CommandResult;
+import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.testing.ScriptedCommandRunner;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How drift judges each unit's plan: exit 0 is in sync, 2 is drift with the saved plan's changes,
+ * anything else (or a plan that cannot be read back) is an error, never "no drift".
+ */
+class DriftScanTest {
+  private static final String CHANGED_PLAN =
+      """
+      {"resource_changes":[
+        {"address":"aws_instance.web","mode":"managed","change":{"actions":["update"]}},
+        {"address":"aws_s3_bucket.logs","mode":"managed","change":{"actions":["no-op"]}}]}
+      """;
+
+  @TempDir Path dir;
+  private TestRepo repo;
+  private final ScriptedCommandRunner runner = new ScriptedCommandRunner();
+
+  @BeforeEach
+  void fourUnits() {
+    repo = TestRepo.create(dir);
+    for (String unit : List.of("app/clean", "app/drifted", "app/broken", "app/unreadable")) {
+      repo.write(unit + "/terragrunt.hcl", "");
+    }
+    repo.commit("four units");
+  }
+
+  @AfterEach
+  void closeRepo() {
+    repo.close();
+  }
+
+  private DriftReport drift(int parallelism) {
+    return new DriftScan(runner, RunnerKind.TERRAGRUNT, Map.of(), ProgressListener.silent())
+        .run(
+            new ScanCommand(
+                dir,
+                null,
+                "HEAD",
+                Accounts.of(
+                    List.of(
+                        new Account(
+                            "apps", "app", List.of(), List.of(), 1, 1, "arn:plan", "arn:apply"))),
+                true,
+                ScanCommand.DEFAULT_FILE_PATTERN,
+                Map.of(),
+                parallelism));
+  }
+
+  @Test
+  void eachUnitIsJudgedByItsOwnPlanAndErrorsAreNeverNoDrift() {
+    runner.exitCode(dir.resolve("app/drifted"), 2);
+    runner.result(
+        dir.resolve("app/drifted"), "show", new CommandResult(0, "", CHANGED_PLAN, false));
+    runner.result(dir.resolve("app/broken"), new CommandResult(1, "Error: no credentials", false));
+    runner.exitCode(dir.resolve("app/unreadable"), 2);
+    runner.result(
+        dir.resolve("app/unreadable"), "show", new CommandResult(1, "show failed", false));
+
+    DriftReport report = drift(2);
+
+    assertThat(report.planned()).isEqualTo(4);
+    assertThat(report.drifted())
+        .containsExactly(
+            new DriftReport.DriftedUnit(
+                "app/drifted", "apps", List.of("aws_instance.web: update")));
+    assertThat(report.errors())
+        .extracting(DriftReport.DriftError::unit)
+        .containsExactly("app/broken", "app/unreadable");
+    assertThat(report.errors().get(0).error()).contains("exited with 1", "no credentials");
+    assertThat(report.errors().get(1).error()).startsWith("show of the plan exited with 1");
+    assertThat(report.inSync()).isFalse();
+  }
+
+  @Test
+  void everyPlanUsesThePlanRoleTheDetailedExitCodeAndSavesItsPlanFile() {
+    DriftReport report = drift(2);
+
+    assertThat(report.inSync()).isTrue();
+    assertThat(runner.calls(ScriptedCommandRunner.PLAN))
+        .hasSize(4)
+        .allSatisfy(
+            call ->
+                assertThat(call.command().argv())
+                    .contains("-detailed-exitcode", "--terragrunt-iam-role", "arn:plan")
+                    .anySatisfy(argument -> assertThat(argument).startsWith("-out=/")));
+    assertThat(runner.maxConcurrentCalls()).isLessThanOrEqualTo(2);
+  }
+}
