@@ -20,7 +20,8 @@ import java.util.List;
  * @param lockScope {@code repo} (default) or {@code units}
  * @param allowForkPrs whether pull requests from forks get plans (default false)
  * @param scan {@code graph} (default) or {@code plan}: how create-deploy-stack finds changes
- * @param runner {@code terragrunt} (default) or {@code terraform}
+ * @param runner {@code terragrunt}, the only runner that works on AWS ({@code terraform} assumes no
+ *     account role and never inits before apply, so the validator refuses it)
  * @param failurePolicy {@code abort_dependents} (default) or {@code abort_all}
  * @param approvalTimeout how long a vote may take (default P3D)
  * @param flowTimeout how long one unit's flow may take in all (default P8D)
@@ -35,6 +36,7 @@ import java.util.List;
  * @param planRetentionDays days plan files stay in the artifact bucket (default 30)
  * @param taskCpu the ECS tasks' CPU units (default 1024)
  * @param taskMemoryMiB the ECS tasks' memory (default 4096)
+ * @param tools the terraform and terragrunt versions the image installs, and their checksums
  */
 public record LivegateConfig(
     String repository,
@@ -60,7 +62,8 @@ public record LivegateConfig(
     int logRetentionDays,
     int planRetentionDays,
     int taskCpu,
-    int taskMemoryMiB) {
+    int taskMemoryMiB,
+    RunnerTools tools) {
 
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
@@ -141,6 +144,7 @@ public record LivegateConfig(
     private int planRetentionDays = 30;
     private int taskCpu = 1024;
     private int taskMemoryMiB = 4096;
+    private RunnerTools tools = RunnerTools.DEFAULT;
 
     private Builder() {}
 
@@ -264,6 +268,11 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder tools(RunnerTools tools) {
+      this.tools = tools;
+      return this;
+    }
+
     /** The configuration, unchecked: call {@link LivegateConfig#validate}. */
     public LivegateConfig build() {
       return new LivegateConfig(
@@ -292,7 +301,8 @@ public record LivegateConfig(
           logRetentionDays,
           planRetentionDays,
           taskCpu,
-          taskMemoryMiB);
+          taskMemoryMiB,
+          tools);
     }
   }
 }
