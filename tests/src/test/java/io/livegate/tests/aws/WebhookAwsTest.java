@@ -148,7 +148,9 @@ class WebhookAwsTest {
         pr.at("/base/ref").asText(),
         pr.at("/head/ref").asText(),
         pr.at("/base/sha").asText(),
-        pr.get("merge_commit_sha").asText());
+        pr.get("merge_commit_sha").asText(),
+        pr.at("/head/sha").asText(),
+        pr.get("commits").asInt());
   }
 
   @Test
@@ -195,6 +197,34 @@ class WebhookAwsTest {
     // The same report again changes nothing: the lock stays with the second merge.
     trigger.handle(JSON.readTree(TriggerEvent.scanFailed(1, "checkout failed")));
     assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+  }
+
+  @Test
+  void aScanContainerKilledBeforeItReportedHandsTheLockAndTheTaskToTheNextMerge()
+      throws IOException {
+    deliver(Webhooks.merged(7, Webhooks.sha(7)));
+    deliver(Webhooks.merged(8, Webhooks.sha(8)));
+    Task scan = MOTO.runningTasks(cluster).get(0);
+    assertThat(scan.startedBy()).isEqualTo("livegate-1");
+
+    // The container is killed (out of memory) before it reports to the trigger; EventBridge's rule
+    // on the cluster's stopped tasks delivers the stop.
+    MOTO.stopTask(cluster, scan.taskArn(), 137);
+    String answer = trigger.handle(MOTO.stoppedTaskEvent(cluster, scan.taskArn(), 137));
+
+    assertThat(answer)
+        .startsWith("deployment 1 failed: create-deploy-stack task " + scan.taskArn())
+        .contains("stopped with exit code 137")
+        .endsWith("before it reported; started deployment 2");
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+    assertThat(MOTO.runningTasks(cluster))
+        .extracting(task -> task.overrides().containerOverrides().get(0).command())
+        .containsExactly(EcsScanLauncher.command(merge(Webhooks.merged(8, Webhooks.sha(8)))));
+
+    // EventBridge delivers at least once: the same stop again changes nothing.
+    trigger.handle(MOTO.stoppedTaskEvent(cluster, scan.taskArn(), 137));
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+    assertThat(MOTO.runningTasks(cluster)).hasSize(1);
   }
 
   @Test
