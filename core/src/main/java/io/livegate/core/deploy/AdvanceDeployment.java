@@ -54,9 +54,9 @@ public final class AdvanceDeployment {
    *
    * <p>Starting marks the deployment running before its scan is launched, so a launch that threw
    * (RunTask or SSM failed; the webhook answers 503 and GitHub redelivers) would leave it holding
-   * the lock with no scan. So when the lock holder has no stored stack, its scan is launched again:
-   * the launcher is idempotent (on AWS an ECS client token per deployment), so a scan that did
-   * start is not started twice.
+   * the lock with no scan. So a merge reported again whose deployment holds the lock without its
+   * stack gets its scan launched again: the launcher is idempotent (on AWS an ECS client token per
+   * deployment), so a scan that did start is not started twice.
    */
   public Advanced merged(MergedPullRequest merge) {
     DeploymentStore.Created queued = deployments.enqueue(merge, clock.instant());
@@ -65,9 +65,11 @@ public final class AdvanceDeployment {
     Optional<Deployment> active = startNext.startNext(merge.repository());
     active.ifPresent(next -> started.addAll(activate(next, false)));
     Optional<Deployment> unscanned =
-        active.isPresent()
+        active.isPresent() || queued.created()
             ? Optional.empty()
-            : deployments.lockHolder(merge.repository()).filter(holder -> !holder.stackStored());
+            : deployments
+                .lockHolder(merge.repository())
+                .filter(holder -> holder.id() == deployment.id() && !holder.stackStored());
     unscanned.ifPresent(holder -> activate(holder, true));
     String message =
         (queued.created() ? "queued" : "already queued")

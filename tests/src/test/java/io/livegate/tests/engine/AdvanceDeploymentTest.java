@@ -128,7 +128,9 @@ class AdvanceDeploymentTest {
                 + " aborted by an operator (the account is frozen): 3 executions aborted, failed;"
                 + " started deployment "
                 + second);
-    assertThat(flows.stopped()).containsExactlyInAnyOrder(name(id, DNS), name(id, NETWORK));
+    String cause = ": aborted by an operator: the account is frozen";
+    assertThat(flows.stopped())
+        .containsExactlyInAnyOrder(name(id, DNS) + cause, name(id, NETWORK) + cause);
     assertThat(statuses(id).values()).containsOnly(ExecutionStatus.ABORTED);
     assertThat(status(id)).isEqualTo(DeploymentStatus.FAILED);
     assertThat(lock.holder()).contains(SECOND.pullRequest());
