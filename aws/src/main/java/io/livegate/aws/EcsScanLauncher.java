@@ -6,12 +6,18 @@ import io.livegate.core.deploy.ScanLauncher;
 import io.livegate.statemachine.RuntimeContract;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Starts create-deploy-stack for a deployment that holds the lock: an ECS task whose command names
- * the merge ({@value RuntimeContract.Scan#TASK_DEFINITION} is its task definition).
+ * the merge ({@value RuntimeContract.Scan#TASK_DEFINITION} is its task definition). The start
+ * carries a client token of the deployment, so launching a deployment's scan again (a redelivered
+ * merge whose first launch may or may not have started the task) starts at most one task.
  */
 public final class EcsScanLauncher implements ScanLauncher {
+  /** A scan task's {@code startedBy}, followed by its deployment's id. */
+  private static final String STARTED_BY = "livegate-";
+
   private final EcsTasks tasks;
   private final String taskDefinition;
 
@@ -25,9 +31,22 @@ public final class EcsScanLauncher implements ScanLauncher {
     tasks.run(
         taskDefinition,
         command(deployment.pullRequest()),
-        "livegate-" + deployment.id(),
-        Optional.empty(),
+        STARTED_BY + deployment.id(),
+        Optional.of(clientToken(deployment)),
         "create-deploy-stack of deployment " + deployment.id());
+  }
+
+  /** The deployment whose scan task was started by {@code startedBy}; empty for another task. */
+  public static OptionalLong deploymentOf(String startedBy) {
+    if (startedBy != null && startedBy.matches(STARTED_BY + "[0-9]{1,18}")) {
+      return OptionalLong.of(Long.parseLong(startedBy.substring(STARTED_BY.length())));
+    }
+    return OptionalLong.empty();
+  }
+
+  /** The RunTask client token of the deployment's scan: one scan task per deployment. */
+  public static String clientToken(Deployment deployment) {
+    return "livegate-scan-" + deployment.id();
   }
 
   /**
@@ -42,6 +61,8 @@ public final class EcsScanLauncher implements ScanLauncher {
         "--base-ref=" + (merge.baseRef() == null ? "" : merge.baseRef()),
         "--head-ref=" + (merge.headRef() == null ? "" : merge.headRef()),
         "--base-sha=" + merge.baseCommit(),
-        "--merge-sha=" + merge.mergeCommit());
+        "--merge-sha=" + merge.mergeCommit(),
+        "--head-sha=" + (merge.headCommit() == null ? "" : merge.headCommit()),
+        "--commits=" + merge.commits());
   }
 }

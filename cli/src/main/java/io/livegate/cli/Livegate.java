@@ -24,6 +24,8 @@ import picocli.CommandLine.Command;
       ServeCli.class,
       ResumeCli.class,
       StatusCli.class,
+      AdminCli.class,
+      DoctorCli.class,
       ExampleCli.class,
       ScanCli.class,
       DriftCli.class

@@ -18,7 +18,8 @@ public record CliRun(int exitCode, String out, String err) {
     return inEnvironment(System.getenv(), args);
   }
 
-  private static CliRun inEnvironment(Map<String, String> environment, String... args) {
+  /** Runs with exactly {@code environment}. */
+  public static CliRun inEnvironment(Map<String, String> environment, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int exitCode =

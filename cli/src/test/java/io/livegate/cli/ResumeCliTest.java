@@ -90,7 +90,7 @@ class ResumeCliTest {
   /**
    * A one-unit deployment whose apply fails after creating a resource, and so does its rollback.
    */
-  private static long failTheRollback(LocalWiring wiring) {
+  static long failTheRollback(LocalWiring wiring) {
     FlowLauncher flows = new InMemoryFlowLauncher();
     Engine engine =
         wiring.engine(

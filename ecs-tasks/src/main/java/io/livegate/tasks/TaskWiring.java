@@ -11,6 +11,7 @@ import io.livegate.aws.MetadbSource;
 import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.Secrets;
 import io.livegate.aws.SesMailer;
+import io.livegate.aws.SfnHeartbeat;
 import io.livegate.aws.SfnTaskTokens;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
@@ -124,6 +125,12 @@ public final class TaskWiring {
 
   public static TaskWiring fromEnvironment(Map<String, String> environment, PrintWriter out) {
     return new TaskWiring(environment, out);
+  }
+
+  /** Heartbeats for a Plan task's token while it plans (the Plan state's HeartbeatSeconds). */
+  public SfnHeartbeat heartbeat(String taskToken) {
+    return SfnHeartbeat.start(
+        aws.build(SfnClient.builder()), taskToken, SfnHeartbeat.INTERVAL, out::println);
   }
 
   public TerraRunJob terraRun() {

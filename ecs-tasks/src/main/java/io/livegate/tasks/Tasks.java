@@ -1,6 +1,7 @@
 package io.livegate.tasks;
 
 import io.livegate.aws.EcsPullRequestPlanner;
+import io.livegate.aws.SfnHeartbeat;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PlanPullRequestResult;
@@ -99,11 +100,20 @@ public final class Tasks {
     @Option(names = "--head-ref", defaultValue = "")
     String headRef;
 
-    @Option(names = "--base-sha", required = true, description = "trunk before the merge")
+    @Option(names = "--base-sha", required = true, description = "the pull request's base")
     String baseSha;
 
     @Option(names = "--merge-sha", required = true, description = "the merge commit to deploy")
     String mergeSha;
+
+    @Option(names = "--head-sha", defaultValue = "", description = "the pull request's head")
+    String headSha;
+
+    @Option(
+        names = "--commits",
+        defaultValue = "0",
+        description = "the pull request's commits; 0 when --base-sha is the trunk before the merge")
+    int commits;
 
     private final Map<String, String> environment;
     private final PrintWriter out;
@@ -119,7 +129,15 @@ public final class Tasks {
     }
 
     MergedPullRequest merge() {
-      return new MergedPullRequest(repository, pullRequest, baseRef, headRef, baseSha, mergeSha);
+      return new MergedPullRequest(
+          repository,
+          pullRequest,
+          baseRef,
+          headRef,
+          baseSha,
+          mergeSha,
+          headSha.isEmpty() ? null : headSha,
+          commits);
     }
   }
 
@@ -173,13 +191,19 @@ public final class Tasks {
       } catch (NumberFormatException e) {
         throw new LivegateException(DeployFlow.EXECUTION_ID_ENV + " must be an execution id");
       }
-      TerraRunJob job = TaskWiring.fromEnvironment(environment, out).terraRun();
+      TaskWiring wiring = TaskWiring.fromEnvironment(environment, out);
+      TerraRunJob job = wiring.terraRun();
       if (mode.equals(DeployFlow.PLAN_MODE)) {
         String token = environment.get(DeployFlow.TASK_TOKEN_ENV);
         if (token == null || token.isBlank()) {
           throw new LivegateException(DeployFlow.TASK_TOKEN_ENV + " is not set");
         }
-        return job.plan(executionId, token);
+        SfnHeartbeat heartbeat = wiring.heartbeat(token);
+        try {
+          return job.plan(executionId, token);
+        } finally {
+          heartbeat.close();
+        }
       }
       if (mode.equals(DeployFlow.APPLY_MODE)) {
         return job.apply(executionId);

@@ -66,6 +66,10 @@ class TasksTest {
 
       assertThat(((Tasks.CreateDeployStack) parsed).merge()).as(headRef).isEqualTo(merge);
     }
+    MergedPullRequest rebased =
+        new MergedPullRequest("acme/live", 9, "main", "feature/a", BASE, HEAD, BASE, 3);
+    Object parsed = leaf(EcsScanLauncher.command(rebased));
+    assertThat(((Tasks.CreateDeployStack) parsed).merge()).isEqualTo(rebased);
   }
 
   @Test

@@ -147,4 +147,29 @@ public final class Flow extends Construct {
                     .build()))
         .build();
   }
+
+  /**
+   * Sends every stopped task of livegate's cluster to {@code trigger}, which reports a
+   * create-deploy-stack or terra-run plan task that died before it reported (killed, out of memory,
+   * image not pulled), so the deployment fails and the merge lock is handed on instead of waiting
+   * for a timeout or an operator.
+   */
+  public void sendStoppedTasksTo(IFunction trigger, String clusterArn) {
+    Rule.Builder.create(stack, "StoppedTasks")
+        .description("livegate's ECS tasks that stopped, for the trigger")
+        .eventPattern(
+            EventPattern.builder()
+                .source(List.of("aws.ecs"))
+                .detailType(List.of(RuntimeContract.Events.TASK_STATE_CHANGE))
+                .detail(Map.of("clusterArn", List.of(clusterArn), "lastStatus", List.of("STOPPED")))
+                .build())
+        .targets(
+            List.of(
+                LambdaFunction.Builder.create(trigger)
+                    .deadLetterQueue(deadLetters)
+                    .retryAttempts(20)
+                    .maxEventAge(Duration.hours(24))
+                    .build()))
+        .build();
+  }
 }

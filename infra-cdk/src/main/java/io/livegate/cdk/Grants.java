@@ -201,8 +201,8 @@ public final class Grants extends Construct {
   }
 
   /**
-   * The trigger starts and stops flows, starts create-deploy-stack, and is the only one that
-   * releases the merge lock.
+   * The trigger starts and stops flows, starts create-deploy-stack, fails the task token of a Plan
+   * task that stopped without answering it, and is the only one that releases the merge lock.
    */
   private void trigger() {
     Function function = props.functions().trigger();
@@ -214,6 +214,8 @@ public final class Grants extends Construct {
     stateMachine.grantExecution(role, "states:StopExecution");
     lock(role, "ssm:GetParameter", "ssm:PutParameter", "ssm:DeleteParameter");
     runTask(role, props.tasks().createDeployStack());
+    // A terra-run plan task that stopped without answering its token: the trigger fails it.
+    stateMachine.grantTaskResponse(role);
   }
 
   /**

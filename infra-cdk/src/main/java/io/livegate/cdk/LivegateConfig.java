@@ -20,7 +20,8 @@ import java.util.List;
  * @param lockScope {@code repo} (default) or {@code units}
  * @param allowForkPrs whether pull requests from forks get plans (default false)
  * @param scan {@code graph} (default) or {@code plan}: how create-deploy-stack finds changes
- * @param runner {@code terragrunt} (default) or {@code terraform}
+ * @param runner {@code terragrunt}, the only runner that works on AWS ({@code terraform} assumes no
+ *     account role and never inits before apply, so the validator refuses it)
  * @param failurePolicy {@code abort_dependents} (default) or {@code abort_all}
  * @param approvalTimeout how long a vote may take (default P3D)
  * @param flowTimeout how long one unit's flow may take in all (default P8D)
@@ -37,6 +38,7 @@ import java.util.List;
  * @param taskMemoryMiB the ECS tasks' memory (default 4096)
  * @param driftSchedule an EventBridge schedule expression ({@code rate(1 day)}, {@code cron(...)})
  *     that runs the drift task; {@code null} (default) runs none
+ * @param tools the terraform and terragrunt versions the image installs, and their checksums
  */
 public record LivegateConfig(
     String repository,
@@ -63,7 +65,8 @@ public record LivegateConfig(
     int planRetentionDays,
     int taskCpu,
     int taskMemoryMiB,
-    String driftSchedule) {
+    String driftSchedule,
+    RunnerTools tools) {
 
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
@@ -145,6 +148,7 @@ public record LivegateConfig(
     private int planRetentionDays = 30;
     private int taskCpu = 1024;
     private int taskMemoryMiB = 4096;
+    private RunnerTools tools = RunnerTools.DEFAULT;
 
     private Builder() {}
 
@@ -273,6 +277,11 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder tools(RunnerTools tools) {
+      this.tools = tools;
+      return this;
+    }
+
     /** The configuration, unchecked: call {@link LivegateConfig#validate}. */
     public LivegateConfig build() {
       return new LivegateConfig(
@@ -302,7 +311,8 @@ public record LivegateConfig(
           planRetentionDays,
           taskCpu,
           taskMemoryMiB,
-          driftSchedule);
+          driftSchedule,
+          tools);
     }
   }
 }

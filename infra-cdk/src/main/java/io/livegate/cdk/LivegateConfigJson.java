@@ -68,6 +68,13 @@ final class LivegateConfigJson {
     fields.whole("taskCpu").ifPresent(builder::taskCpu);
     fields.whole("taskMemoryMiB").ifPresent(builder::taskMemoryMiB);
     fields.text("driftSchedule").ifPresent(builder::driftSchedule);
+    RunnerTools defaults = RunnerTools.DEFAULT;
+    builder.tools(
+        new RunnerTools(
+            fields.text("terraformVersion").orElse(defaults.terraformVersion()),
+            fields.text("terraformSha256").orElse(defaults.terraformSha256()),
+            fields.text("terragruntVersion").orElse(defaults.terragruntVersion()),
+            fields.text("terragruntSha256").orElse(defaults.terragruntSha256())));
     JsonNode accounts = fields.take("accounts");
     if (accounts != null) {
       if (!accounts.isArray()) {

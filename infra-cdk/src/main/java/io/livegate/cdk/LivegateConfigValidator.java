@@ -55,7 +55,8 @@ final class LivegateConfigValidator {
     lockParameter();
     oneOf("lockScope", config.lockScope(), "repo", "units");
     oneOf("scan", config.scan(), "graph", "plan");
-    oneOf("runner", config.runner(), "terragrunt", "terraform");
+    runner();
+    tools();
     oneOf("failurePolicy", config.failurePolicy(), "abort_dependents", "abort_all");
     approvalTimeout();
     flowTimeout();
@@ -220,6 +221,40 @@ final class LivegateConfigValidator {
     if (!List.of(allowed).contains(value)) {
       throw invalid(
           field + " must be one of " + String.join(", ", allowed) + ", not " + quoted(value));
+    }
+  }
+
+  /**
+   * Only terragrunt runs on AWS: the terraform runner assumes no account role (it would plan and
+   * apply with the task's own role) and its apply task never runs init, so it cannot work there.
+   */
+  private void runner() {
+    if ("terraform".equals(config.runner())) {
+      throw invalid(
+          "runner terraform cannot run on AWS: it assumes no account role (plans and applies would"
+              + " run with the task's own role) and its apply task never runs init; use"
+              + " terragrunt, which assumes each account's plan and apply roles and inits itself");
+    }
+    oneOf("runner", config.runner(), "terragrunt");
+  }
+
+  private void tools() {
+    RunnerTools tools = config.tools();
+    version("terraformVersion", tools.terraformVersion());
+    version("terragruntVersion", tools.terragruntVersion());
+    checksum("terraformSha256", tools.terraformSha256());
+    checksum("terragruntSha256", tools.terragruntSha256());
+  }
+
+  private void version(String field, String version) {
+    if (version == null || !version.matches("[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.]+)?")) {
+      throw invalid(field + " must be a release version such as 1.1.3, not " + quoted(version));
+    }
+  }
+
+  private void checksum(String field, String sha256) {
+    if (sha256 != null && !sha256.matches("[0-9a-f]{64}")) {
+      throw invalid(field + " must be 64 lowercase hex digits (a SHA-256), not " + quoted(sha256));
     }
   }
 

@@ -94,6 +94,7 @@ public final class LivegateStack extends Stack {
     // After Grants, so that the dead-letter queue's grant ends the trigger's policy, where it has
     // always been.
     flow.sendStatusChangesTo(functions.triggerLive());
+    flow.sendStoppedTasksTo(functions.triggerLive(), tasks.cluster().getClusterArn());
     outputs();
   }
 
@@ -113,6 +114,19 @@ public final class LivegateStack extends Stack {
     CfnOutput.Builder.create(this, "VoteBaseUrl")
         .description("Base of the vote links in approval mail")
         .value(functions.voteBaseUrl())
+        .build();
+    // Every account's plan and apply roles must trust these (docs/accounts.md).
+    CfnOutput.Builder.create(this, "PlanTaskRoleArn")
+        .description("The role terra-run plan runs as; each account's plan role must trust it")
+        .value(tasks.terraRunPlan().getTaskRole().getRoleArn())
+        .build();
+    CfnOutput.Builder.create(this, "PullRequestPlanTaskRoleArn")
+        .description("The role pr-plan runs as; each account's plan role must trust it")
+        .value(tasks.prPlanUnit().getTaskRole().getRoleArn())
+        .build();
+    CfnOutput.Builder.create(this, "ApplyTaskRoleArn")
+        .description("The role terra-run apply runs as; each account's apply role must trust it")
+        .value(tasks.terraRunApply().getTaskRole().getRoleArn())
         .build();
     CfnOutput.Builder.create(this, "DeadLetterQueueUrl")
         .description("Trigger events that failed; inspect and redrive")

@@ -125,6 +125,7 @@ public final class Tasks extends Construct {
             props.source().imageContext().toString(),
             AssetImageProps.builder()
                 .file(SourceTree.DOCKERFILE)
+                .buildArgs(config.tools().buildArgs())
                 .exclude(SourceTree.IMAGE_CONTEXT)
                 .ignoreMode(IgnoreMode.DOCKER)
                 .platform(Platform.LINUX_AMD64)

@@ -83,7 +83,7 @@ class IamBoundariesTest {
             Map.entry(
                 "trigger",
                 union(
-                    VPC_FUNCTION,
+                    union(VPC_FUNCTION, TASK_TOKEN.toArray(String[]::new)),
                     "secretsmanager:GetSecretValue",
                     "ssm:GetParameter",
                     "ssm:PutParameter",
@@ -282,8 +282,10 @@ class IamBoundariesTest {
           .containsExactly(stateMachine);
     }
     assertThat(rolesAllowed("states:StopExecution")).containsExactly("trigger");
+    // The trigger fails the token of a Plan task that stopped without answering it.
     assertThat(rolesAllowed("states:SendTaskSuccess"))
-        .containsExactlyInAnyOrder("terra-run-plan", "approval-request", "approval-response");
+        .containsExactlyInAnyOrder(
+            "terra-run-plan", "approval-request", "approval-response", "trigger");
     for (String entryPoint : rolesAllowed("states:SendTaskSuccess")) {
       assertThat(iam.resources(role(entryPoint), "states:SendTaskSuccess"))
           .containsExactly(stateMachine);

@@ -108,6 +108,40 @@ class LivegateConfigTest {
     rejected(
         Fixtures.config().logRetentionDays(10), "logRetentionDays must be one CloudWatch accepts");
     rejected(Fixtures.config().taskCpu(1024).taskMemoryMiB(1024), "is not a Fargate size");
+    rejected(
+        Fixtures.config().tools(new RunnerTools("latest", null, "1.1.3", null)),
+        "terraformVersion must be a release version such as 1.1.3, not 'latest'");
+    rejected(
+        Fixtures.config().tools(new RunnerTools("1.11.4", null, "1.1.3", "ABC")),
+        "terragruntSha256 must be 64 lowercase hex digits (a SHA-256), not 'ABC'");
+  }
+
+  @Test
+  void theTerraformRunnerIsRefusedOnAwsBecauseItAssumesNoRoleAndNeverInitsBeforeApply() {
+    rejected(
+        Fixtures.config().runner("terraform"),
+        "runner terraform cannot run on AWS: it assumes no account role",
+        "its apply task never runs init; use terragrunt");
+  }
+
+  @Test
+  void theToolVersionsAndPinnedChecksumsBecomeTheImagesBuildArguments(@TempDir Path dir)
+      throws Exception {
+    assertThat(Fixtures.config().build().validate("test").tools().buildArgs())
+        .containsExactly(
+            java.util.Map.entry("TERRAFORM_VERSION", "1.11.4"),
+            java.util.Map.entry("TERRAFORM_SHA256", ""),
+            java.util.Map.entry("TERRAGRUNT_VERSION", "1.1.3"),
+            java.util.Map.entry("TERRAGRUNT_SHA256", ""));
+    Path example = SourceTree.locate(Path.of("")).root().resolve("infra-cdk/livegate.example.json");
+    ObjectNode pinned = (ObjectNode) Iam.JSON.readTree(Files.readString(example));
+    String sha = "ab".repeat(32);
+    pinned.put("terragruntVersion", "1.1.2").put("terragruntSha256", sha);
+    Path file = dir.resolve("livegate.json");
+    Files.writeString(file, pinned.toString());
+
+    assertThat(LivegateConfig.fromFile(file).tools())
+        .isEqualTo(new RunnerTools("1.11.4", null, "1.1.2", sha));
   }
 
   @Test
@@ -127,6 +161,7 @@ class LivegateConfigTest {
     assertThat(config.dbDeletionProtection()).isTrue();
     assertThat(config.logRetentionDays()).isEqualTo(30);
     assertThat(config.planRetentionDays()).isEqualTo(30);
+    assertThat(config.tools()).isEqualTo(RunnerTools.DEFAULT);
   }
 
   @Test

@@ -388,7 +388,7 @@ class LivegateStackTest {
 
   @Test
   void statusChangesIncludingTimedOutGoToTheTriggerWithADeadLetterQueue() {
-    JsonNode rule = resources("AWS::Events::Rule").values().iterator().next().path("Properties");
+    JsonNode rule = rule("FlowStatusChanges");
     JsonNode pattern = rule.path("EventPattern");
     assertThat(pattern.path("source"))
         .containsExactly(Iam.JSON.getNodeFactory().textNode("aws.states"));
@@ -412,6 +412,31 @@ class LivegateStackTest {
     template.hasResourceProperties(
         "AWS::SQS::Queue",
         Map.of("SqsManagedSseEnabled", true, "MessageRetentionPeriod", 14 * 24 * 3600));
+  }
+
+  @Test
+  void stoppedTasksOfLivegatesClusterGoToTheTriggerWithADeadLetterQueue() {
+    JsonNode rule = rule("StoppedTasks");
+    JsonNode pattern = rule.path("EventPattern");
+    assertThat(pattern.path("source").get(0).asText()).isEqualTo("aws.ecs");
+    assertThat(pattern.path("detail-type").get(0).asText()).isEqualTo("ECS Task State Change");
+    assertThat(pattern.path("detail").path("lastStatus").get(0).asText()).isEqualTo("STOPPED");
+    assertThat(pattern.path("detail").path("clusterArn").get(0))
+        .isEqualTo(resolved(stack.cluster().getClusterArn()));
+    JsonNode target = rule.path("Targets").get(0);
+    assertThat(target.path("Arn").path("Ref").asText()).startsWith("TriggerLiveAlias");
+    assertThat(target.path("DeadLetterConfig").path("Arn"))
+        .isEqualTo(resolved(stack.deadLetters().getQueueArn()));
+  }
+
+  /** The properties of the EventBridge rule whose logical id starts with {@code prefix}. */
+  private JsonNode rule(String prefix) {
+    return resources("AWS::Events::Rule").entrySet().stream()
+        .filter(entry -> entry.getKey().startsWith(prefix))
+        .findFirst()
+        .orElseThrow()
+        .getValue()
+        .path("Properties");
   }
 
   @Test
@@ -516,6 +541,17 @@ class LivegateStackTest {
     assertThat(outputs.path("VoteBaseUrl").path("Value").toString())
         .contains("https://")
         .contains("ApprovalResponseLiveAliasFunctionUrl");
+  }
+
+  @Test
+  void theTaskRolesThatAccountRolesMustTrustAreOutputs() {
+    JsonNode outputs = json.path("Outputs");
+    assertThat(outputs.path("PlanTaskRoleArn").path("Value"))
+        .isEqualTo(resolved(stack.tasks().get("terra-run-plan").getTaskRole().getRoleArn()));
+    assertThat(outputs.path("ApplyTaskRoleArn").path("Value"))
+        .isEqualTo(resolved(stack.tasks().get("terra-run-apply").getTaskRole().getRoleArn()));
+    assertThat(outputs.path("PullRequestPlanTaskRoleArn").path("Value"))
+        .isEqualTo(resolved(stack.tasks().get("pr-plan-unit").getTaskRole().getRoleArn()));
   }
 
   @Test

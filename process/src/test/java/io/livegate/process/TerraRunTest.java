@@ -206,7 +206,7 @@ class TerraRunTest {
 
     assertThat(runner.calls("show")).hasSize(1);
     List<String> argv = runner.calls("show").get(0).command().argv();
-    assertThat(argv).containsSequence("--terragrunt-iam-role", applyRole).doesNotContain(planRole);
+    assertThat(argv).containsSequence("--iam-assume-role", applyRole).doesNotContain(planRole);
   }
 
   private Execution planned(Execution execution) {

@@ -25,7 +25,8 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 /** Deployments and their queue on PostgreSQL. */
 public final class JdbiDeploymentStore implements DeploymentStore {
   private static final String COLUMNS =
-      "id, repository, pr_number, base_ref, head_ref, base_commit, merge_commit,"
+      "id, repository, pr_number, base_ref, head_ref, base_commit, merge_commit, head_commit,"
+          + " commits,"
           + " status, queue_position, stack_stored, created_at, started_at, finished_at";
 
   private final LazyJdbi jdbi;
@@ -93,8 +94,9 @@ public final class JdbiDeploymentStore implements DeploymentStore {
         handle
             .createQuery(
                 "INSERT INTO deployments (repository, pr_number, base_ref, head_ref, base_commit,"
-                    + " merge_commit, status, stack_stored, created_at) VALUES (:repository, :number, :baseRef,"
-                    + " :headRef, :baseCommit, :mergeCommit, 'queued', :stackStored, :now) ON CONFLICT ON CONSTRAINT"
+                    + " merge_commit, head_commit, commits, status, stack_stored, created_at) VALUES"
+                    + " (:repository, :number, :baseRef, :headRef, :baseCommit, :mergeCommit,"
+                    + " :headCommit, :commits, 'queued', :stackStored, :now) ON CONFLICT ON CONSTRAINT"
                     + " deployments_one_per_merge DO NOTHING RETURNING id")
             .bind("repository", pr.repository())
             .bind("number", pr.number())
@@ -102,6 +104,8 @@ public final class JdbiDeploymentStore implements DeploymentStore {
             .bind("headRef", pr.headRef())
             .bind("baseCommit", pr.baseCommit())
             .bind("mergeCommit", pr.mergeCommit())
+            .bind("headCommit", pr.headCommit())
+            .bind("commits", pr.commits())
             .bind("stackStored", stackStored)
             .bind("now", Timestamp.from(now))
             .mapTo(Long.class)
@@ -341,7 +345,9 @@ public final class JdbiDeploymentStore implements DeploymentStore {
             rs.getString("base_ref"),
             rs.getString("head_ref"),
             rs.getString("base_commit"),
-            rs.getString("merge_commit"));
+            rs.getString("merge_commit"),
+            rs.getString("head_commit"),
+            rs.getInt("commits"));
     return new Deployment(
         rs.getLong("id"),
         pr,

@@ -116,6 +116,9 @@ public final class RuntimeContract {
   public static final class Events {
     public static final String STATUS_CHANGE = "Step Functions Execution Status Change";
 
+    /** EventBridge's detail-type for an ECS task of livegate's cluster that changed status. */
+    public static final String TASK_STATE_CHANGE = "ECS Task State Change";
+
     private Events() {}
   }
 

@@ -76,6 +76,17 @@ class DeployFlowTest {
   }
 
   @Test
+  void aPlanTaskThatStopsSendingHeartbeatsFailsInMinutesWhileApplyIsWatchedByEcsItself()
+      throws Exception {
+    JsonNode states = definition().get("States");
+    // terra-run plan sends a heartbeat every 60 s (aws SfnHeartbeat): five may be missed.
+    assertThat(states.get("Plan").get("HeartbeatSeconds").asLong()).isEqualTo(300);
+    assertThat(states.get("Plan").get("Resource").asText()).endsWith(".waitForTaskToken");
+    // Apply runs .sync: Step Functions itself fails it when its container stops.
+    assertThat(states.get("Apply").get("Resource").asText()).endsWith("ecs:runTask.sync");
+  }
+
+  @Test
   void aVoteTimeoutIsDecidedAsARejectionAndOnlyApprovedApplies() throws Exception {
     JsonNode states = definition().get("States");
     JsonNode timeout = states.get("RequestApproval").get("Catch").get(0);

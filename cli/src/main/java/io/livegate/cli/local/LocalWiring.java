@@ -161,6 +161,20 @@ public final class LocalWiring implements AutoCloseable {
         new LoggedStatuses(log));
   }
 
+  /**
+   * The queue's use case for an operator ({@code livegate admin}): no flow runs in this process,
+   * and a deployment that takes the lock without its stack is scanned by {@code livegate serve}.
+   */
+  public AdvanceDeployment operator(Consumer<String> log) {
+    return engine(
+            deployRuntime(log),
+            FailurePolicy.ABORT_DEPENDENTS,
+            RunnerKind.TERRAGRUNT,
+            LockScope.REPO,
+            "")
+        .advance();
+  }
+
   /** An executor for deployments of the repository at {@code repositoryRoot}, on its own. */
   public LocalDeployer deployer(
       Path repositoryRoot,

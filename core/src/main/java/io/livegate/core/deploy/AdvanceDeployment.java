@@ -51,6 +51,12 @@ public final class AdvanceDeployment {
   /**
    * GitHub reported a merge: queue its deployment in merge order and, when no deployment holds the
    * lock, start the oldest queued one. The same merge reported twice is queued once.
+   *
+   * <p>Starting marks the deployment running before its scan is launched, so a launch that threw
+   * (RunTask or SSM failed; the webhook answers 503 and GitHub redelivers) would leave it holding
+   * the lock with no scan. So a merge reported again whose deployment holds the lock without its
+   * stack gets its scan launched again: the launcher is idempotent (on AWS an ECS client token per
+   * deployment), so a scan that did start is not started twice.
    */
   public Advanced merged(MergedPullRequest merge) {
     DeploymentStore.Created queued = deployments.enqueue(merge, clock.instant());
@@ -58,13 +64,23 @@ public final class AdvanceDeployment {
     List<Execution> started = new ArrayList<>();
     Optional<Deployment> active = startNext.startNext(merge.repository());
     active.ifPresent(next -> started.addAll(activate(next, false)));
+    Optional<Deployment> unscanned =
+        active.isPresent() || queued.created()
+            ? Optional.empty()
+            : deployments
+                .lockHolder(merge.repository())
+                .filter(holder -> holder.id() == deployment.id() && !holder.stackStored());
+    unscanned.ifPresent(holder -> activate(holder, true));
     String message =
         (queued.created() ? "queued" : "already queued")
             + " deployment "
             + deployment.id()
             + " of pull request #"
             + merge.number()
-            + active.map(next -> "; started deployment " + next.id()).orElse("");
+            + active.map(next -> "; started deployment " + next.id()).orElse("")
+            + unscanned
+                .map(holder -> "; launched the scan of deployment " + holder.id() + " again")
+                .orElse("");
     started.forEach(flows::start);
     return new Advanced(message, started, List.of(), active.map(Deployment::id));
   }
@@ -209,6 +225,169 @@ public final class AdvanceDeployment {
     }
     started.forEach(flows::start);
     return new Advanced(result.message(), started, result.toStop(), next);
+  }
+
+  /**
+   * An operator aborts a deployment that holds the lock ({@code livegate admin abort}): its scan is
+   * failed when its stack was never stored; otherwise its waiting and running executions are
+   * aborted and their flows stopped, and it fails and passes the lock on. An execution that has
+   * entered Apply is never aborted: the deployment then stays until it ends, and the abort says so
+   * (run it again afterwards).
+   */
+  public Advanced abort(long deploymentId, String reason) {
+    Optional<Deployment> found = deployments.find(deploymentId);
+    if (found.isEmpty()) {
+      return nothing("there is no deployment " + deploymentId);
+    }
+    Deployment deployment = found.get();
+    DeploymentStatus status = deployment.status();
+    if (status != DeploymentStatus.RUNNING && status != DeploymentStatus.ROLLING_BACK) {
+      return nothing(
+          "deployment "
+              + deploymentId
+              + " is "
+              + status.id()
+              + (status == DeploymentStatus.ROLLBACK_FAILED
+                  ? "; run livegate admin resolve-rollback with its failed rollback execution"
+                  : "; only a running or rolling-back deployment can be aborted"));
+    }
+    if (!deployment.stackStored()) {
+      return scanFailed(deploymentId, "aborted by an operator: " + reason);
+    }
+    List<Long> unfinished =
+        executions.list(deploymentId).stream()
+            .filter(execution -> !execution.status().isTerminal())
+            .map(Execution::id)
+            .toList();
+    List<Execution> aborted =
+        executions.abort(
+            unfinished,
+            java.util.Set.of(ExecutionStatus.WAITING, ExecutionStatus.RUNNING),
+            clock.instant());
+    aborted.stream()
+        .filter(execution -> execution.status() == ExecutionStatus.RUNNING)
+        .forEach(execution -> flows.stop(execution, "aborted by an operator: " + reason));
+    if (executions.anyUnfinished(deploymentId)) {
+      return new Advanced(
+          "deployment "
+              + deploymentId
+              + ": aborted "
+              + aborted.size()
+              + " executions; an execution is applying and is left to finish: run the abort"
+              + " again once it has ended",
+          List.of(),
+          aborted,
+          Optional.empty());
+    }
+    if (!deployments.transition(deploymentId, status, DeploymentStatus.FAILED, clock.instant())) {
+      return nothing("deployment " + deploymentId + " changed meanwhile; look at it again");
+    }
+    Advanced handed = handOn(deployment, true);
+    handed.started().forEach(flows::start);
+    return new Advanced(
+        "deployment "
+            + deploymentId
+            + " aborted by an operator ("
+            + reason
+            + "): "
+            + aborted.size()
+            + " executions aborted, failed"
+            + handed.message(),
+        handed.started(),
+        aborted,
+        handed.next());
+  }
+
+  /**
+   * An operator has repaired by hand what a failed rollback execution left ({@code livegate admin
+   * resolve-rollback}): its deployment, held in {@code rollback_failed}, fails and passes the lock
+   * on. The execution's record stays as it ended.
+   */
+  public Advanced rollbackResolved(long executionId) {
+    Optional<Execution> found = executions.find(executionId);
+    if (found.isEmpty()) {
+      return nothing("there is no execution " + executionId);
+    }
+    Execution execution = found.get();
+    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
+    if (deployment.status() != DeploymentStatus.ROLLBACK_FAILED
+        || !execution.rollback()
+        || execution.status() != ExecutionStatus.FAILED) {
+      return nothing(
+          "execution "
+              + executionId
+              + " is not a failed rollback of a deployment in rollback_failed (deployment "
+              + deployment.id()
+              + " is "
+              + deployment.status().id()
+              + "); nothing resolved");
+    }
+    if (!deployments.transition(
+        deployment.id(),
+        DeploymentStatus.ROLLBACK_FAILED,
+        DeploymentStatus.FAILED,
+        clock.instant())) {
+      return nothing("deployment " + deployment.id() + " changed meanwhile; look at it again");
+    }
+    Advanced handed = handOn(deployment, true);
+    handed.started().forEach(flows::start);
+    return new Advanced(
+        "rollback "
+            + execution.unit()
+            + " of deployment "
+            + deployment.id()
+            + " resolved by an operator: the deployment failed"
+            + handed.message(),
+        handed.started(),
+        List.of(),
+        handed.next());
+  }
+
+  /**
+   * An operator releases a merge lock that no unfinished deployment holds ({@code livegate admin
+   * release-lock}): a lock left behind by a call that died after its deployment finished. The
+   * newest finished deployment hands it on, as the trigger would have.
+   */
+  public Advanced releaseLock(String repository) {
+    Optional<Deployment> holder = deployments.lockHolder(repository);
+    if (holder.isPresent()) {
+      return nothing(
+          "deployment "
+              + holder.get().id()
+              + " ("
+              + holder.get().status().id()
+              + ") holds the lock of "
+              + repository
+              + ": run livegate admin abort "
+              + holder.get().id()
+              + " instead");
+    }
+    Optional<Deployment> last = Optional.empty();
+    for (Deployment deployment : deployments.list(repository)) {
+      if (deployment.status().isFinished()) {
+        last = Optional.of(deployment);
+      }
+    }
+    if (last.isEmpty()) {
+      return nothing(
+          "no deployment of " + repository + " has finished; there is no lock to release");
+    }
+    Advanced handed = handOn(last.get(), true);
+    handed.started().forEach(flows::start);
+    return new Advanced(
+        "released the lock of "
+            + repository
+            + " that deployment "
+            + last.get().id()
+            + " held"
+            + handed.message(),
+        handed.started(),
+        List.of(),
+        handed.next());
+  }
+
+  private static Advanced nothing(String message) {
+    return new Advanced(message, List.of(), List.of(), Optional.empty());
   }
 
   /**

@@ -6,9 +6,18 @@ import io.livegate.core.LivegateException;
  * The merge a deployment deploys. A repository and merge commit identify it: storing the same merge
  * twice gives one deployment.
  *
+ * <p>The change set is what the merge itself brought to the trunk, scanned from the trunk's head
+ * just before the merge. GitHub's payload names the commit the pull request was last based on
+ * ({@code baseCommit}), which is older when the trunk moved on after that; so create-deploy-stack
+ * works the trunk's head out from {@code mergeCommit}, {@code headCommit} and {@code commits}. With
+ * {@code commits} 0 (a merge given by hand, {@code livegate deploy BASE HEAD}) {@code baseCommit}
+ * is taken as that head.
+ *
  * @param repository e.g. "acme/infrastructure-live"
- * @param baseCommit the trunk commit before the merge
- * @param mergeCommit the merge commit
+ * @param baseCommit the trunk commit the pull request was based on
+ * @param mergeCommit the merge commit, squashed commit or last rebased commit GitHub made
+ * @param headCommit the pull request's head commit; {@code null} when not known
+ * @param commits how many commits the pull request had; 0 when {@code baseCommit} is exact
  */
 public record MergedPullRequest(
     String repository,
@@ -16,7 +25,9 @@ public record MergedPullRequest(
     String baseRef,
     String headRef,
     String baseCommit,
-    String mergeCommit) {
+    String mergeCommit,
+    String headCommit,
+    int commits) {
   public MergedPullRequest {
     if (repository == null || repository.isBlank()) {
       throw new LivegateException("a merged pull request needs its repository");
@@ -28,5 +39,25 @@ public record MergedPullRequest(
       throw new LivegateException(
           "pull request #" + number + " of " + repository + " needs its base and merge commits");
     }
+    if (commits < 0) {
+      throw new LivegateException(
+          "pull request #" + number + " of " + repository + " cannot have " + commits + " commits");
+    }
+  }
+
+  /** A merge whose {@code baseCommit} is exactly the trunk before it. */
+  public MergedPullRequest(
+      String repository,
+      int number,
+      String baseRef,
+      String headRef,
+      String baseCommit,
+      String mergeCommit) {
+    this(repository, number, baseRef, headRef, baseCommit, mergeCommit, null, 0);
+  }
+
+  /** Whether {@code baseCommit} is the trunk just before the merge, as given by hand. */
+  public boolean baseIsExact() {
+    return commits == 0;
   }
 }

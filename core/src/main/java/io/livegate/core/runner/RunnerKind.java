@@ -5,24 +5,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which tool plans and applies a unit. Production runs terragrunt; local runs and tests run
- * terraform directly, because terragrunt cannot be installed everywhere (docs/adr/0003).
+ * Which tool plans and applies a unit. Production runs terragrunt (the 1.x CLI; the flags are held
+ * against the pinned version's flag list by {@code TerragruntArgvContractTest}); local runs and
+ * tests run terraform directly, because terragrunt cannot be installed everywhere (docs/adr/0003).
+ *
+ * <p>terragrunt plans run with {@code -lock=false}: the plan role is read-only, so it cannot take
+ * the backend's state lock; nothing is written by a plan, and apply refuses a saved plan whose
+ * state has moved on (terraform's stale-plan check), so an unlocked plan never applies over a
+ * concurrent change.
  */
 public enum RunnerKind {
   TERRAGRUNT {
     @Override
     public List<List<String>> planScanCommands(String unitDirectory, String planRole) {
       return List.of(
-          withRole(
-              List.of(
-                  "terragrunt",
-                  "plan",
-                  "--terragrunt-working-dir",
-                  unitDirectory,
-                  "-detailed-exitcode",
-                  "-no-color",
-                  "-input=false"),
-              planRole));
+          terragrunt(
+              unitDirectory,
+              planRole,
+              List.of("plan", "-detailed-exitcode", "-no-color", "-input=false", "-lock=false")));
     }
 
     @Override
@@ -30,46 +30,52 @@ public enum RunnerKind {
         String unit, String planRole, List<String> destroyTargets) {
       List<String> plan =
           new ArrayList<>(
-              List.of(
-                  "terragrunt",
-                  "plan",
-                  "--terragrunt-working-dir",
-                  unit,
-                  "-out=" + PLAN_FILE,
-                  "-input=false",
-                  "-no-color"));
+              List.of("plan", "-out=" + PLAN_FILE, "-input=false", "-no-color", "-lock=false"));
       addDestroyTargets(plan, destroyTargets);
-      return List.of(withRole(plan, planRole));
+      return List.of(terragrunt(unit, planRole, plan));
     }
 
     @Override
     public List<List<String>> applyCommands(String unit, String applyRole) {
       return List.of(
-          withRole(
-              List.of(
-                  "terragrunt",
-                  "apply",
-                  "--terragrunt-working-dir",
-                  unit,
-                  "-input=false",
-                  "-no-color",
-                  PLAN_FILE),
-              applyRole));
+          terragrunt(unit, applyRole, List.of("apply", "-input=false", "-no-color", PLAN_FILE)));
     }
 
     @Override
     public List<String> showCommand(String unit, String role, List<String> arguments) {
-      List<String> show =
-          new ArrayList<>(List.of("terragrunt", "show", "--terragrunt-working-dir", unit));
+      List<String> show = new ArrayList<>(List.of("show"));
       show.addAll(arguments);
-      return withRole(show, role);
+      return terragrunt(unit, role, show);
+    }
+
+    /**
+     * terragrunt 1.x's explicit form: {@code terragrunt run [flags] -- <terraform command>}. The
+     * flags are terragrunt's own ({@code --working-dir}, {@code --non-interactive}, {@code
+     * --log-disable} so that only terraform's output is printed, with no log prefixes, and {@code
+     * --iam-assume-role}); everything after {@code --} is terraform's.
+     */
+    private static List<String> terragrunt(String unit, String role, List<String> terraform) {
+      List<String> argv =
+          new ArrayList<>(
+              List.of(
+                  "terragrunt",
+                  "run",
+                  "--working-dir",
+                  unit,
+                  "--non-interactive",
+                  "--log-disable"));
+      if (role != null) {
+        argv.add("--iam-assume-role");
+        argv.add(role);
+      }
+      argv.add("--");
+      argv.addAll(terraform);
+      return List.copyOf(argv);
     }
 
     @Override
     public List<String> forceUnlockCommand(String unit, String role, String lockId) {
-      return withRole(
-          List.of("terragrunt", "force-unlock", "--terragrunt-working-dir", unit, "-force", lockId),
-          role);
+      return terragrunt(unit, role, List.of("force-unlock", "-force", lockId));
     }
   },
   TERRAFORM {
@@ -183,16 +189,6 @@ public enum RunnerKind {
    * knows its own killed apply left.
    */
   public abstract List<String> forceUnlockCommand(String unit, String role, String lockId);
-
-  private static List<String> withRole(List<String> command, String role) {
-    if (role == null) {
-      return command;
-    }
-    List<String> withRole = new ArrayList<>(command);
-    withRole.add("--terragrunt-iam-role");
-    withRole.add(role);
-    return withRole;
-  }
 
   private static void addDestroyTargets(List<String> plan, List<String> destroyTargets) {
     if (!destroyTargets.isEmpty()) {

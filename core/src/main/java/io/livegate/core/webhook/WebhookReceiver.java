@@ -170,7 +170,9 @@ public final class WebhookReceiver {
                 head.baseRef(),
                 pr.headRef(),
                 head.baseSha(),
-                pr.mergeCommit());
+                pr.mergeCommit(),
+                head.headSha(),
+                pr.commits());
         gate.closed(head, true);
         return new WebhookResponse(200, deployments.merged(merge).message());
       }
@@ -201,7 +203,8 @@ public final class WebhookReceiver {
       String headRef,
       boolean baseChanged,
       boolean merged,
-      String mergeCommit) {
+      String mergeCommit,
+      int commits) {
 
     static PullRequestEvent parse(JsonNode body) {
       String action = text(body, "action");
@@ -224,12 +227,19 @@ public final class WebhookReceiver {
       JsonNode merged = pr.path("merged");
       boolean isMerged = merged.isBoolean() && merged.asBoolean();
       String mergeCommit = null;
+      int commits = 0;
       if (action.equals("closed") && isMerged) {
         JsonNode sha = pr.path("merge_commit_sha");
         if (!sha.isTextual() || !SHA.matcher(sha.asText()).matches()) {
           throw new MalformedEvent("a merged pull request needs a merge_commit_sha");
         }
         mergeCommit = sha.asText();
+        // The scan steps back this many commits from a rebase merge's head to the trunk before it.
+        JsonNode count = pr.path("commits");
+        if (!count.isIntegralNumber() || !count.canConvertToInt() || count.asInt() < 1) {
+          throw new MalformedEvent("a merged pull request needs pull_request.commits, at least 1");
+        }
+        commits = count.asInt();
       }
       return new PullRequestEvent(
           action,
@@ -237,7 +247,8 @@ public final class WebhookReceiver {
           headRef,
           body.path("changes").path("base").isObject(),
           isMerged,
-          mergeCommit);
+          mergeCommit,
+          commits);
     }
 
     private static String text(JsonNode node, String field) {

@@ -5,20 +5,26 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AwsEngine;
+import io.livegate.aws.EcsScanLauncher;
+import io.livegate.aws.SfnTaskTokens;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.lambdas.Handlers;
 import io.livegate.lambdas.SnapStartPriming;
+import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.FlowOutput;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.function.Supplier;
+import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * The trigger Lambda. It takes three events:
@@ -30,18 +36,30 @@ import java.util.function.Supplier;
  *       not store the stack: the deployment fails and the lock passes on;
  *   <li>EventBridge's "Step Functions Execution Status Change" for the deploy flow: record the
  *       outcome ({@code SUCCEEDED} carries it in the output; {@code FAILED}, {@code TIMED_OUT} and
- *       {@code ABORTED} are failures), then start what became ready.
+ *       {@code ABORTED} are failures), then start what became ready;
+ *   <li>EventBridge's "ECS Task State Change" for a stopped task of livegate's cluster: a task that
+ *       died without reporting is reported for it, so nothing waits on it. A stopped
+ *       create-deploy-stack is {@code scanFailed} (which changes nothing when it stored the stack);
+ *       a stopped terra-run plan fails its task token (refused, and so harmless, when it answered
+ *       it). terra-run apply runs {@code .sync}, so Step Functions sees its stop itself; pr-plan
+ *       tasks hold no lock.
  * </ul>
  *
  * Any other event is answered as ignored. A malformed event is an error, so EventBridge retries it
  * and, in the end, it lands in the rule's dead-letter queue rather than being lost.
  */
 public final class TriggerHandler implements RequestStreamHandler {
+  /** The error a stopped Plan task's token is failed with; the Plan state's Catch takes it. */
+  static final String TASK_STOPPED = "livegate.TaskStopped";
+
+  private static final String CREATE_DEPLOY_STACK = "create-deploy-stack";
+
   /**
    * What the trigger drives: the engine, the merge gate (a plan dispatch names a pull request's
    * units), and the final statuses that no task posts.
    */
-  public record Parts(AdvanceDeployment advance, MergeGate gate, FinalStatuses statuses) {}
+  public record Parts(
+      AdvanceDeployment advance, MergeGate gate, FinalStatuses statuses, FlowCallback tokens) {}
 
   private final Supplier<Parts> parts;
 
@@ -61,7 +79,12 @@ public final class TriggerHandler implements RequestStreamHandler {
 
   /** The parts as {@code engine} wires them. */
   public static Supplier<Parts> parts(AwsEngine engine) {
-    Parts wired = new Parts(engine.advance(), engine.gate(), engine.finalStatuses());
+    Parts wired =
+        new Parts(
+            engine.advance(),
+            engine.gate(),
+            engine.finalStatuses(),
+            new SfnTaskTokens(engine.aws().build(SfnClient.builder())));
     return () -> wired;
   }
 
@@ -97,6 +120,9 @@ public final class TriggerHandler implements RequestStreamHandler {
     if (event.has(TriggerEvent.PR_PLANNED)) {
       return prPlanned(parts.get().gate(), event.get(TriggerEvent.PR_PLANNED));
     }
+    if (RuntimeContract.Events.TASK_STATE_CHANGE.equals(event.path("detail-type").asText())) {
+      return taskStateChanged(event.path("detail"));
+    }
     if (!RuntimeContract.Events.STATUS_CHANGE.equals(event.path("detail-type").asText())) {
       return "ignored: not a deployment or a Step Functions status change";
     }
@@ -126,6 +152,43 @@ public final class TriggerHandler implements RequestStreamHandler {
         + advanced.started().size()
         + ", stopped "
         + advanced.stopped().size();
+  }
+
+  private String taskStateChanged(JsonNode detail) {
+    String status = detail.path("lastStatus").asText("");
+    if (!status.equals("STOPPED")) {
+      return "ignored: task " + detail.path("taskArn").asText("?") + " is " + status;
+    }
+    StoppedTask task = StoppedTask.parse(detail);
+    List<String> command = task.command();
+    if (!command.isEmpty() && command.get(0).equals(CREATE_DEPLOY_STACK)) {
+      long id =
+          EcsScanLauncher.deploymentOf(task.startedBy())
+              .orElseThrow(
+                  () ->
+                      new LivegateException(
+                          "create-deploy-stack " + task.taskArn() + " names no deployment"));
+      return parts
+          .get()
+          .advance()
+          .scanFailed(id, "create-deploy-stack " + task.why() + ", before it reported")
+          .message();
+    }
+    if (command.equals(List.of(DeployFlow.TERRA_RUN, DeployFlow.PLAN_MODE))) {
+      String token = task.environment().get(DeployFlow.TASK_TOKEN_ENV);
+      String execution = task.environment().getOrDefault(DeployFlow.EXECUTION_ID_ENV, "?");
+      if (token == null) {
+        throw new LivegateException("terra-run plan " + task.taskArn() + " carries no task token");
+      }
+      boolean failed =
+          parts.get().tokens().fail(token, TASK_STOPPED, "terra-run plan " + task.why());
+      return "terra-run plan of execution "
+          + execution
+          + (failed
+              ? " " + task.why() + ", before it reported: its flow fails"
+              : " stopped after it reported; nothing to do");
+    }
+    return "ignored: " + task.why() + " (" + String.join(" ", command) + ")";
   }
 
   private static String prPlanned(MergeGate gate, JsonNode planned) {

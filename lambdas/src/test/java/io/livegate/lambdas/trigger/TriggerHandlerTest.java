@@ -22,6 +22,7 @@ import io.livegate.core.vote.Vote;
 import io.livegate.lambdas.Handlers;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
+import io.livegate.sql.testing.RecordingFlowCallback;
 import io.livegate.sql.testing.RecordingScanLauncher;
 import io.livegate.sql.testing.SyntheticDeployments;
 import io.livegate.sql.testing.TestEngine;
@@ -63,7 +64,10 @@ class TriggerHandlerTest {
   private final RecordingStatuses github = new RecordingStatuses();
   private final TriggerHandler.Parts parts =
       new TriggerHandler.Parts(
-          advance, engine.gate(github, LockScope.REPO), engine.finalStatuses(github));
+          advance,
+          engine.gate(github, LockScope.REPO),
+          engine.finalStatuses(github),
+          new RecordingFlowCallback());
   private final TriggerHandler handler = new TriggerHandler(() -> parts);
   private final long deploymentId = engine.create.create(DEPLOYMENT).deployment().id();
 

@@ -108,6 +108,36 @@ public final class Checkout {
     }
   }
 
+  /**
+   * Makes {@code commit} available in the workspace that {@link #at} made, fetching {@code ref}
+   * when the workspace does not hold it yet (a squashed or rebased pull request's head is on no
+   * branch).
+   *
+   * @return whether the workspace holds {@code commit} now; false when the remote has no {@code
+   *     ref} or it does not lead to {@code commit}
+   */
+  public boolean fetch(Path workspace, String commit, String ref) {
+    CredentialsProvider credentials =
+        token.map(t -> new UsernamePasswordCredentialsProvider("x-access-token", t)).orElse(null);
+    try (Git git = Git.open(workspace.toFile())) {
+      if (git.getRepository().getObjectDatabase().has(id(commit))) {
+        return true;
+      }
+      git.fetch()
+          .setCredentialsProvider(credentials)
+          .setRemote("origin")
+          .setRefSpecs(new RefSpec("+" + ref + ":refs/livegate/fetched"))
+          .call();
+      return git.getRepository().getObjectDatabase().has(id(commit));
+    } catch (GitAPIException e) {
+      // The remote has no such ref: the commit is not available, which the caller reports.
+      return false;
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot fetch " + ref + " of " + repositoryUrl + ": " + e.getMessage(), e);
+    }
+  }
+
   private static ObjectId id(String commit) {
     return ObjectId.fromString(commit);
   }

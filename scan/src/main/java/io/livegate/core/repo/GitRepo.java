@@ -133,6 +133,45 @@ public final class GitRepo implements AutoCloseable {
     }
   }
 
+  /** Whether the repository holds {@code commit}. */
+  public boolean has(String commit) {
+    try {
+      return repository.getObjectDatabase().has(ObjectId.fromString(commit));
+    } catch (IllegalArgumentException e) {
+      return false;
+    } catch (IOException e) {
+      throw new LivegateException("cannot look up commit " + commit + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The parents of {@code commit}, the first parent first. */
+  public List<String> parents(String commit) {
+    try (RevWalk walk = new RevWalk(repository)) {
+      RevCommit revCommit = walk.parseCommit(ObjectId.fromString(commit));
+      List<String> parents = new ArrayList<>();
+      for (RevCommit parent : revCommit.getParents()) {
+        parents.add(parent.name());
+      }
+      return parents;
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot read the parents of " + commit + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Who wrote {@code commit}, when, and its message: what a rebase keeps of a commit, so that two
+   * commits with the same authorship are one commit, rebased.
+   */
+  public String authorship(String commit) {
+    try (RevWalk walk = new RevWalk(repository)) {
+      RevCommit revCommit = walk.parseCommit(ObjectId.fromString(commit));
+      return revCommit.getAuthorIdent().toExternalString() + "\n" + revCommit.getFullMessage();
+    } catch (IOException e) {
+      throw new LivegateException("cannot read commit " + commit + ": " + e.getMessage(), e);
+    }
+  }
+
   /** The files of {@code commit}. */
   public SourceTree tree(String commit) {
     Map<String, ObjectId> blobs = new HashMap<>();

@@ -10,6 +10,8 @@ import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.repo.Checkout;
+import io.livegate.core.repo.GitRepo;
+import io.livegate.core.repo.TrunkBeforeMerge;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.stack.DeployStack;
 import java.nio.file.Path;
@@ -18,12 +20,13 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * create-deploy-stack, in both runtimes: checks out the merge commit, scans the change set, stores
- * it as the merge's deployment's executions in one transaction, and tells the runtime (the trigger
- * on AWS, the local pipeline's worker). The merge is queued first (the webhook receiver queued it
- * already, in merge order; queuing is idempotent), so a failure has a deployment to report against:
- * nothing of the stack is stored, a failed status is posted, and the trigger fails the deployment
- * and passes the lock on, so the next merge is not blocked by a scan that cannot succeed.
+ * create-deploy-stack, in both runtimes: checks out the merge commit, scans the change set from the
+ * trunk's head just before the merge ({@link TrunkBeforeMerge}), stores it as the merge's
+ * deployment's executions in one transaction, and tells the runtime (the trigger on AWS, the local
+ * pipeline's worker). The merge is queued first (the webhook receiver queued it already, in merge
+ * order; queuing is idempotent), so a failure has a deployment to report against: nothing of the
+ * stack is stored, a failed status is posted, and the trigger fails the deployment and passes the
+ * lock on, so the next merge is not blocked by a scan that cannot succeed.
  */
 public final class CreateDeployStack {
   /** What the runtime hears: the trigger Lambda on AWS, the engine directly locally. */
@@ -89,11 +92,19 @@ public final class CreateDeployStack {
     }
     try {
       Path root = checkout.at(workspace, sha);
+      String base;
+      try (GitRepo repo = GitRepo.open(root)) {
+        base =
+            TrunkBeforeMerge.of(
+                repo,
+                merge,
+                head -> checkout.fetch(root, head, "refs/pull/" + merge.number() + "/head"));
+      }
       DeployStack stack =
           scan.apply(
               new ScanCommand(
                   root,
-                  merge.baseCommit(),
+                  base,
                   sha,
                   accounts,
                   false,

@@ -269,23 +269,33 @@ class PlanScanTest {
     assertThat(argv.get("prod/app"))
         .containsExactly(
             "terragrunt",
-            "plan",
-            "--terragrunt-working-dir",
+            "run",
+            "--working-dir",
             unitDir("prod/app").toString(),
+            "--non-interactive",
+            "--log-disable",
+            "--iam-assume-role",
+            role,
+            "--",
+            "plan",
             "-detailed-exitcode",
             "-no-color",
             "-input=false",
-            "--terragrunt-iam-role",
-            role);
+            "-lock=false");
     assertThat(argv.get("dev/app"))
         .containsExactly(
             "terragrunt",
-            "plan",
-            "--terragrunt-working-dir",
+            "run",
+            "--working-dir",
             unitDir("dev/app").toString(),
+            "--non-interactive",
+            "--log-disable",
+            "--",
+            "plan",
             "-detailed-exitcode",
             "-no-color",
-            "-input=false");
+            "-input=false",
+            "-lock=false");
   }
 
   @Test
@@ -313,8 +323,7 @@ class PlanScanTest {
       List<Call> calls =
           runner.calls().stream().filter(call -> call.directory().equals(unitDir(unit))).toList();
       assertThat(calls).hasSize(3);
-      assertThat(calls.get(0).command().argv())
-          .containsSubsequence("--terragrunt-working-dir", directory);
+      assertThat(calls.get(0).command().argv()).containsSubsequence("--working-dir", directory);
       assertThat(calls.get(1).command().argv()).contains("-chdir=" + directory);
       assertThat(calls.get(2).command().argv()).contains("-chdir=" + directory);
     }

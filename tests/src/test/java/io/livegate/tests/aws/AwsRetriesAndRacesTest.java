@@ -88,6 +88,27 @@ class AwsRetriesAndRacesTest {
   }
 
   @Test
+  void aPlanContainerKilledBeforeItReportedFailsItsFlowAndTheDeploymentHandsTheLockOn() {
+    MotoDeployment flow = flow(live -> LiveRepos.single(live, LiveRepos.APPS_ACCOUNTS));
+    flow.killPlans = true;
+    flow.deploy();
+    assertThat(
+            flow.ssm.getParameter(r -> r.name(MotoDeployment.LOCK_PARAMETER)).parameter().value())
+        .contains(flow.repo.head());
+
+    flow.drive(execution -> Vote.Choice.APPROVE);
+
+    assertThat(flow.executions())
+        .extracting(Execution::status)
+        .containsExactly(ExecutionStatus.FAILED);
+    assertThat(flow.deploymentStatus()).isEqualTo(DeploymentStatus.FAILED);
+    // The lock is free: the next merge takes it at once instead of after the two-hour timeout.
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> flow.ssm.getParameter(r -> r.name(MotoDeployment.LOCK_PARAMETER)))
+        .isInstanceOf(software.amazon.awssdk.services.ssm.model.ParameterNotFoundException.class);
+  }
+
+  @Test
   void aRetriedStartExecutionStartsNoSecondFlowWhileTheFirstRunsNorAfterItEnded() {
     MotoDeployment flow = flow(live -> LiveRepos.single(live, LiveRepos.APPS_ACCOUNTS));
     flow.deploy();

@@ -169,6 +169,12 @@ public final class MotoDeployment implements AutoCloseable {
   /** While true, status changes are not delivered: the trigger has not heard of them yet. */
   boolean holdEnds;
 
+  /**
+   * While true, each plan container is killed (exit 137) before it reports, and EventBridge's
+   * StoppedTasks rule delivers the stop to the trigger.
+   */
+  boolean killPlans;
+
   long deploymentId;
 
   public MotoDeployment(MotoServer moto, Path dir, LiveRepo repo, Settings settings) {
@@ -401,7 +407,12 @@ public final class MotoDeployment implements AutoCloseable {
       long executionId = Long.parseLong(env.get(DeployFlow.EXECUTION_ID_ENV));
       List<String> command = override.command();
       int exitCode;
-      if (command.equals(List.of("terra-run", DeployFlow.PLAN_MODE))) {
+      if (command.equals(List.of("terra-run", DeployFlow.PLAN_MODE)) && killPlans) {
+        moto.stopTask(cluster, task.taskArn(), 137);
+        System.out.println(
+            "trigger: " + trigger.handle(moto.stoppedTaskEvent(cluster, task.taskArn(), 137)));
+        continue;
+      } else if (command.equals(List.of("terra-run", DeployFlow.PLAN_MODE))) {
         exitCode = terraRun.plan(executionId, env.get(DeployFlow.TASK_TOKEN_ENV));
       } else if (command.equals(List.of("terra-run", DeployFlow.APPLY_MODE))) {
         exitCode = applyInContainer(executionId);

@@ -57,11 +57,12 @@ class WebhookAwsTest {
   private String cluster;
   private WebhookHandler webhook;
   private TriggerHandler trigger;
+  private Map<String, String> env;
 
   @BeforeEach
   void wire() throws Exception {
     MOTO.reset();
-    Map<String, String> env = MOTO.wiringEnvironment();
+    env = MOTO.wiringEnvironment();
 
     env.put(RuntimeContract.Metadb.URL, EmbeddedMetadb.freshUrl());
     env.put(RuntimeContract.Metadb.USER, EmbeddedMetadb.USER);
@@ -148,7 +149,9 @@ class WebhookAwsTest {
         pr.at("/base/ref").asText(),
         pr.at("/head/ref").asText(),
         pr.at("/base/sha").asText(),
-        pr.get("merge_commit_sha").asText());
+        pr.get("merge_commit_sha").asText(),
+        pr.at("/head/sha").asText(),
+        pr.get("commits").asInt());
   }
 
   @Test
@@ -195,6 +198,73 @@ class WebhookAwsTest {
     // The same report again changes nothing: the lock stays with the second merge.
     trigger.handle(JSON.readTree(TriggerEvent.scanFailed(1, "checkout failed")));
     assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+  }
+
+  @Test
+  void aMergeWhoseScanCouldNotStartGetsItLaunchedWhenGitHubRedeliversIt() throws IOException {
+    // RunTask throws: the webhook names a create-deploy-stack revision ECS does not have yet.
+    String family = "livegate-create-deploy-stack-next";
+    env.put(
+        RuntimeContract.Scan.TASK_DEFINITION,
+        cluster.replace(":cluster/livegate", ":task-definition/" + family + ":1"));
+    WebhookWiring wiring = WebhookWiring.fromEnvironment(env);
+    webhook = new WebhookHandler(wiring::receiver);
+    ObjectNode merge = Webhooks.merged(7, Webhooks.sha(7));
+
+    JsonNode first = deliver(merge);
+
+    assertThat(first.get("statusCode").asInt()).as(first.toString()).isEqualTo(503);
+    assertThat(first.get("body").asText())
+        .startsWith("not handled, redeliver it: cannot start create-deploy-stack of deployment 1");
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(7);
+    assertThat(MOTO.runningTasks(cluster)).isEmpty();
+
+    taskDefinition(family);
+    JsonNode redelivered = deliver(merge);
+
+    assertThat(redelivered.get("statusCode").asInt()).as(redelivered.toString()).isEqualTo(200);
+    assertThat(redelivered.get("body").asText())
+        .isEqualTo(
+            "already queued deployment 1 of pull request #7; launched the scan of deployment 1"
+                + " again\n");
+    assertThat(MOTO.runningTasks(cluster))
+        .singleElement()
+        .satisfies(
+            task ->
+                assertThat(task.overrides().containerOverrides().get(0).command())
+                    .isEqualTo(EcsScanLauncher.command(merge(merge))));
+  }
+
+  @Test
+  void aScanContainerKilledBeforeItReportedHandsTheLockAndTheTaskToTheNextMerge()
+      throws IOException {
+    deliver(Webhooks.merged(7, Webhooks.sha(7)));
+    deliver(Webhooks.merged(8, Webhooks.sha(8)));
+    Task scan = MOTO.runningTasks(cluster).get(0);
+    assertThat(scan.startedBy()).isEqualTo("livegate-1");
+
+    // The container is killed (out of memory) before it reports to the trigger; EventBridge's rule
+    // on the cluster's stopped tasks delivers the stop.
+    MOTO.stopTask(cluster, scan.taskArn(), 137);
+    String answer = trigger.handle(MOTO.stoppedTaskEvent(cluster, scan.taskArn(), 137));
+
+    assertThat(answer)
+        .startsWith("deployment 1 failed: create-deploy-stack task " + scan.taskArn())
+        .contains("stopped with exit code 137")
+        .endsWith("before it reported; started deployment 2");
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+    assertThat(MOTO.runningTasks(cluster))
+        .extracting(task -> task.overrides().containerOverrides().get(0).command())
+        .containsExactly(EcsScanLauncher.command(merge(Webhooks.merged(8, Webhooks.sha(8)))));
+
+    // EventBridge delivers at least once: the same stop again keeps the lock with the second
+    // merge. Healing launches its scan again, which ECS's client token makes the same task on AWS
+    // (moto ignores client tokens, so it may list two tasks of the same scan).
+    trigger.handle(MOTO.stoppedTaskEvent(cluster, scan.taskArn(), 137));
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+    assertThat(MOTO.runningTasks(cluster))
+        .extracting(task -> task.overrides().containerOverrides().get(0).command())
+        .containsOnly(EcsScanLauncher.command(merge(Webhooks.merged(8, Webhooks.sha(8)))));
   }
 
   @Test

@@ -114,6 +114,54 @@ class AdvanceDeploymentTest {
   }
 
   @Test
+  void anOperatorsAbortStopsTheRunningFlowsFailsTheDeploymentAndHandsTheLockOn() {
+    long id = store(FIRST);
+    advance.created(id);
+    long second = engine.deployments.enqueue(SECOND.pullRequest(), Instant.now()).deployment().id();
+
+    Advanced aborted = advance.abort(id, "the account is frozen");
+
+    assertThat(aborted.message())
+        .isEqualTo(
+            "deployment "
+                + id
+                + " aborted by an operator (the account is frozen): 3 executions aborted, failed;"
+                + " started deployment "
+                + second);
+    String cause = ": aborted by an operator: the account is frozen";
+    assertThat(flows.stopped())
+        .containsExactlyInAnyOrder(name(id, DNS) + cause, name(id, NETWORK) + cause);
+    assertThat(statuses(id).values()).containsOnly(ExecutionStatus.ABORTED);
+    assertThat(status(id)).isEqualTo(DeploymentStatus.FAILED);
+    assertThat(lock.holder()).contains(SECOND.pullRequest());
+    assertThat(advance.abort(id, "again").message())
+        .isEqualTo(
+            "deployment "
+                + id
+                + " is failed; only a running or rolling-back deployment can be aborted");
+  }
+
+  @Test
+  void releasingTheLockIsRefusedWhileADeploymentHoldsItOrNoneEverFinished() {
+    assertThat(advance.releaseLock("acme/other").message())
+        .isEqualTo("no deployment of acme/other has finished; there is no lock to release");
+    long id = store(FIRST);
+    advance.created(id);
+    String repository = FIRST.pullRequest().repository();
+
+    assertThat(advance.releaseLock(repository).message())
+        .isEqualTo(
+            "deployment "
+                + id
+                + " (running) holds the lock of "
+                + repository
+                + ": run livegate admin abort "
+                + id
+                + " instead");
+    assertThat(lock.holder()).contains(FIRST.pullRequest());
+  }
+
+  @Test
   void aSuccessStartsADependentOnlyOnceAllItsDependenciesSucceeded() {
     long id = store(FIRST);
     advance.created(id);

@@ -248,6 +248,12 @@ class WebhookReceiverTest {
     ObjectNode mergedWithoutSha = merged(7, sha(7));
     ((ObjectNode) mergedWithoutSha.get("pull_request")).putNull("merge_commit_sha");
     assertThat(post("pull_request", mergedWithoutSha).status()).isEqualTo(400);
+    ObjectNode mergedWithoutCommits = merged(7, sha(7));
+    ((ObjectNode) mergedWithoutCommits.get("pull_request")).remove("commits");
+    assertThat(post("pull_request", mergedWithoutCommits).body())
+        .isEqualTo(
+            "refused: malformed pull_request event: a merged pull request needs"
+                + " pull_request.commits, at least 1");
     WebhookRequest noEvent =
         new WebhookRequest(
             Map.of(
@@ -275,6 +281,28 @@ class WebhookReceiverTest {
     assertThat(hooks.scans.launched()).containsExactly(deployment.id());
     assertThat(rows("merge_locks")).isEqualTo(1);
     assertThat(post("pull_request", merged(7, sha(7))).body()).startsWith("already queued");
+    assertThat(hooks.scans.launched()).containsExactly(deployment.id(), deployment.id());
+  }
+
+  @Test
+  void aMergeRedeliveredAfterItsScanLaunchFailedLaunchesTheScanThatNeverStarted() {
+    hooks.scans.failNext("RunTask: ThrottlingException");
+    WebhookResponse first = post("pull_request", merged(7, sha(7)));
+    assertThat(first.status()).isEqualTo(503);
+    Deployment deployment = hooks.engine.deployments.list(Webhooks.REPOSITORY).get(0);
+    assertThat(deployment.status()).isEqualTo(DeploymentStatus.RUNNING);
+    assertThat(hooks.scans.launched()).isEmpty();
+
+    WebhookResponse redelivered = post("pull_request", merged(7, sha(7)));
+
+    assertThat(redelivered.status()).isEqualTo(200);
+    assertThat(redelivered.body())
+        .isEqualTo(
+            "already queued deployment "
+                + deployment.id()
+                + " of pull request #7; launched the scan of deployment "
+                + deployment.id()
+                + " again");
     assertThat(hooks.scans.launched()).containsExactly(deployment.id());
   }
 

@@ -1,6 +1,10 @@
 package io.livegate.tests.moto;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AwsSettings;
+import io.livegate.statemachine.RuntimeContract;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -61,6 +65,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  */
 public final class MotoServer
     implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
+  private static final ObjectMapper EVENTS = new ObjectMapper();
 
   /** The stopped reason that moto_launcher.py reads as the exit code of the task's containers. */
   private static final String EXIT_CODE_REASON = "livegate-test exit code ";
@@ -296,6 +301,36 @@ public final class MotoServer
   public void stopTask(String cluster, String taskArn, int exitCode) {
     ecs.stopTask(
         request -> request.cluster(cluster).task(taskArn).reason(EXIT_CODE_REASON + exitCode));
+  }
+
+  /**
+   * EventBridge's "ECS Task State Change" for a task that {@link #stopTask} stopped, from the task
+   * as ECS describes it: what the StoppedTasks rule delivers to the trigger. moto records no
+   * container exit codes, so the container's is given, as the container's player knows it.
+   */
+  public ObjectNode stoppedTaskEvent(String cluster, String taskArn, int exitCode) {
+    Task task =
+        ecs.describeTasks(request -> request.cluster(cluster).tasks(taskArn)).tasks().get(0);
+    ObjectNode event = EVENTS.createObjectNode();
+    event.put("detail-type", RuntimeContract.Events.TASK_STATE_CHANGE);
+    event.put("source", "aws.ecs");
+    ObjectNode detail = event.putObject("detail");
+    detail.put("clusterArn", cluster);
+    detail.put("taskArn", task.taskArn());
+    detail.put("lastStatus", "STOPPED");
+    detail.put("startedBy", task.startedBy());
+    detail.put("stoppedReason", task.stoppedReason());
+    detail.putArray("containers").addObject().put("exitCode", exitCode);
+    ContainerOverride taskOverride = task.overrides().containerOverrides().get(0);
+    ObjectNode override = detail.putObject("overrides").putArray("containerOverrides").addObject();
+    ArrayNode command = override.putArray("command");
+    taskOverride.command().forEach(command::add);
+    ArrayNode environment = override.putArray("environment");
+    taskOverride
+        .environment()
+        .forEach(
+            pair -> environment.addObject().put("name", pair.name()).put("value", pair.value()));
+    return event;
   }
 
   /** Waits until the execution is no longer RUNNING and answers its description. */
