@@ -100,7 +100,7 @@ class DriftScanTest {
         .allSatisfy(
             call ->
                 assertThat(call.command().argv())
-                    .contains("-detailed-exitcode", "--terragrunt-iam-role", "arn:plan")
+                    .contains("-detailed-exitcode", "--iam-assume-role", "arn:plan")
                     .anySatisfy(argument -> assertThat(argument).startsWith("-out=/")));
     assertThat(runner.maxConcurrentCalls()).isLessThanOrEqualTo(2);
   }
