@@ -50,7 +50,7 @@ public final class UnitGraph {
     this.accounts = accounts;
     this.configs = configs;
     this.warnings = List.copyOf(warnings);
-    excludeDependencies();
+    computeExclusions();
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
         dependents.computeIfAbsent(dependency.target(), unit -> new TreeSet<>()).add(config.unit());
@@ -281,7 +281,7 @@ public final class UnitGraph {
    * {@code skip}, or, for every unit it depends on (transitively), a unit's exclude with {@code
    * exclude_dependencies}.
    */
-  private void excludeDependencies() {
+  private void computeExclusions() {
     for (UnitConfig config : new TreeMap<>(configs).values()) {
       config.exclusion().ifPresent(exclusion -> excluded.put(config.unit(), exclusion.where()));
     }
