@@ -446,4 +446,47 @@ class ScanCliTest {
       return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
+
+  @Test
+  void unitThatCannotBeResolvedFailsTheScanUnlessPartialScansAreAllowedThenItIsAWarning() {
+    repo.write(
+        unit(DEV, "baz") + "/terragrunt.hcl",
+        "dependency \"vpc\" {\n  config_path = get_env(\"VPC_DIR\")\n}\n");
+    String head = repo.commit("baz depends on a path from the environment");
+
+    CliRun strict = scan("--base", base, "--head", head);
+    CliRun partial = scan("--base", base, "--head", head, "--allow-partial");
+
+    assertThat(strict.exitCode()).as(strict.toString()).isNotZero();
+    assertThat(strict.err())
+        .contains(
+            unit(DEV, "baz")
+                + "/terragrunt.hcl:2: dependency \"vpc\": the path cannot be worked out");
+    assertThat(partial.exitCode()).as(partial.toString()).isZero();
+    assertThat(partial.out())
+        .contains(
+            "\nwarnings\n  --allow-partial: "
+                + unit(DEV, "baz")
+                + "/terragrunt.hcl:2: dependency \"vpc\": the path cannot be worked out");
+    assertThat(partial.out()).contains("  " + unit(DEV, "baz") + "  [dev]\n");
+  }
+
+  @Test
+  void textOutputSaysWhichUnitsTheirConfigsLeaveOutAndWhy() {
+    repo.write(
+        unit(DEV, "baz") + "/terragrunt.hcl",
+        "exclude {\n  if      = true\n  actions = [\"all\"]\n}\n");
+    String head = repo.commit("exclude baz");
+
+    CliRun run = scan("--base", base, "--head", head);
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out())
+        .contains(
+            "\nleft out by their configs\n  "
+                + unit(DEV, "baz")
+                + "  [dev]  exclude { actions = [\"all\"] } at "
+                + unit(DEV, "baz")
+                + "/terragrunt.hcl:1\n");
+  }
 }

@@ -9,6 +9,7 @@ import io.livegate.core.repo.SourceTree;
 import io.livegate.core.terragrunt.DependencyDeclaration;
 import io.livegate.core.terragrunt.FileRead;
 import io.livegate.core.terragrunt.InvalidTerragruntConfig;
+import io.livegate.core.terragrunt.Stacks;
 import io.livegate.core.terragrunt.TerragruntConfigReader;
 import io.livegate.core.terragrunt.UnitConfig;
 import io.livegate.core.terragrunt.UnitDiscovery;
@@ -49,7 +50,7 @@ public final class UnitGraph {
     this.accounts = accounts;
     this.configs = configs;
     this.warnings = List.copyOf(warnings);
-    excludeDependencies();
+    computeExclusions();
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
         dependents.computeIfAbsent(dependency.target(), unit -> new TreeSet<>()).add(config.unit());
@@ -79,12 +80,26 @@ public final class UnitGraph {
       int parallelism,
       ProgressListener progress,
       boolean allowPartial) {
-    SortedMap<String, Account> units = UnitDiscovery.discover(tree, accountConfig);
+    Stacks stacks = Stacks.expand(tree, environment);
+    SortedMap<String, Account> units = UnitDiscovery.discover(stacks.tree(), accountConfig);
+    List<String> warnings = new ArrayList<>();
+    stacks
+        .catalogUnits()
+        .forEach(
+            (dir, generated) -> {
+              if (units.remove(UnitDiscovery.unitId(dir)) != null) {
+                warnings.add(
+                    UnitDiscovery.configFile(UnitDiscovery.unitId(dir))
+                        + " is the source of units that stacks generate (such as "
+                        + generated
+                        + "), so it is a catalog unit, not a unit");
+              }
+            });
     progress.progress("found " + units.size() + " units");
-    TerragruntConfigReader reader = new TerragruntConfigReader(tree, environment);
+    TerragruntConfigReader reader = new TerragruntConfigReader(stacks, environment);
     List<String> ids = new ArrayList<>(units.keySet());
     Map<String, UnitConfig> configs = new HashMap<>();
-    SortedMap<String, String> problems = new TreeMap<>();
+    SortedMap<String, String> problems = new TreeMap<>(stacks.problems());
     AtomicInteger done = new AtomicInteger();
     int reportEvery = Math.max(1000, ids.size() / 10);
     ExecutorService pool =
@@ -136,7 +151,6 @@ public final class UnitGraph {
     } finally {
       pool.shutdownNow();
     }
-    List<String> warnings = new ArrayList<>();
     SortedMap<String, SortedSet<String>> parents = parentConfigs(units.keySet(), configs.values());
     parents.forEach(
         (parent, includers) -> {
@@ -151,9 +165,13 @@ public final class UnitGraph {
         });
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
-        if (!units.containsKey(dependency.target())) {
+        // A unit a stack could not generate is already one problem; its dependents add none.
+        if (!units.containsKey(dependency.target())
+            && !stacks.problems().containsKey(dependency.target())) {
           problems.merge(
-              config.unit(), notAUnit(tree, dependency, parents), (a, b) -> a + "\n  " + b);
+              config.unit(),
+              notAUnit(stacks.tree(), dependency, parents),
+              (a, b) -> a + "\n  " + b);
         }
       }
     }
@@ -161,6 +179,10 @@ public final class UnitGraph {
       throw new InvalidTerragruntConfig(describe(problems));
     }
     for (String unit : problems.keySet()) {
+      if (!units.containsKey(unit)) {
+        // A unit a stack could not generate, or a stack block: nothing of it can be read.
+        continue;
+      }
       UnitConfig config = configs.get(unit);
       List<DependencyDeclaration> resolved =
           config == null
@@ -175,7 +197,8 @@ public final class UnitGraph {
               resolved,
               config == null ? Set.of() : config.reads(),
               config == null ? List.of() : config.warnings(),
-              config == null ? Optional.empty() : config.exclusion()));
+              config == null ? Optional.empty() : config.exclusion(),
+              config == null ? Optional.empty() : config.stackFingerprint()));
     }
     describe(problems).forEach(problem -> warnings.add("--allow-partial: " + problem));
     return new UnitGraph(units, configs, warnings);
@@ -258,7 +281,7 @@ public final class UnitGraph {
    * {@code skip}, or, for every unit it depends on (transitively), a unit's exclude with {@code
    * exclude_dependencies}.
    */
-  private void excludeDependencies() {
+  private void computeExclusions() {
     for (UnitConfig config : new TreeMap<>(configs).values()) {
       config.exclusion().ifPresent(exclusion -> excluded.put(config.unit(), exclusion.where()));
     }

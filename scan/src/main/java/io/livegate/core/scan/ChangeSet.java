@@ -62,12 +62,27 @@ final class ChangeSet {
                 (reader, via) -> {
                   if (head.isUnit(reader)) {
                     readers.putIfAbsent(reader, via);
+                  } else if (via == FileRead.Via.STACK) {
+                    deleted
+                        .computeIfAbsent(reader, unit -> new LinkedHashSet<>())
+                        .add(new Reason(Reason.Kind.DELETED_FILE, path, null));
                   }
                 });
         boolean matches = filePattern.matcher(path).matches();
         if (!matches) {
-          readers.values().removeIf(via -> via == FileRead.Via.TERRAFORM_SOURCE);
+          readers
+              .values()
+              .removeIf(
+                  via -> via == FileRead.Via.TERRAFORM_SOURCE || via == FileRead.Via.STACK_SOURCE);
         }
+        // A stack file generates many units; a change to it changes those whose generation
+        // (source, path, values) differs between the commits.
+        readers
+            .entrySet()
+            .removeIf(
+                reader ->
+                    reader.getValue() == FileRead.Via.STACK
+                        && sameGeneration(reader.getKey(), head, base));
         Optional<String> headOwner = innermostUnit(path, head);
         Optional<String> baseOwner = innermostUnit(path, base);
         if (baseOwner.isPresent()
@@ -116,6 +131,11 @@ final class ChangeSet {
         command.parallelism(),
         ProgressListener.silent(),
         true);
+  }
+
+  private static boolean sameGeneration(String unit, UnitGraph head, UnitGraph base) {
+    return base.isUnit(unit)
+        && head.config(unit).stackFingerprint().equals(base.config(unit).stackFingerprint());
   }
 
   /** The innermost unit of {@code graph} whose directory holds {@code path}. */

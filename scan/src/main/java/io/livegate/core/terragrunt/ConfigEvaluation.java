@@ -40,8 +40,14 @@ final class ConfigEvaluation implements Scope {
   /** Files being read through read_terragrunt_config() above this one, to stop read cycles. */
   private final List<String> readStack;
 
-  /** The config whose features this one sees: the unit's for an included file, else itself. */
+  /**
+   * The config whose features and values this one sees: the unit's for an included file, else
+   * itself.
+   */
   private final ConfigEvaluation featureOwner;
+
+  /** What {@code values} is: a generated unit's or nested stack's values; null elsewhere. */
+  private Object values;
 
   private final Evaluator evaluator = new Evaluator(this);
   private final Locals locals;
@@ -76,6 +82,22 @@ final class ConfigEvaluation implements Scope {
       List<String> warnings) {
     return new ConfigEvaluation(
         reader, document, unit, null, reads, warnings, List.of(document.file()), null);
+  }
+
+  /**
+   * A config evaluated with {@code values}: a generated unit's config, or a stack file that another
+   * stack generates.
+   */
+  ConfigEvaluation withValues(Object values) {
+    this.values = values;
+    return this;
+  }
+
+  /** A stack file, evaluated in its own directory; its reads go to {@code reads}. */
+  static ConfigEvaluation forStack(
+      TerragruntConfigReader reader, HclDocument document, String dir, Set<FileRead> reads) {
+    return new ConfigEvaluation(
+        reader, document, dir, null, reads, new ArrayList<>(), List.of(document.file()), null);
   }
 
   /** A file this unit config includes, evaluated in the unit's directory. */
@@ -182,6 +204,13 @@ final class ConfigEvaluation implements Scope {
       case "include" -> includes.asVariable(file, line);
       case "dependency" -> Dependencies.variable(this, file, line);
       case "feature" -> Features.variable(featureOwner);
+      case "values" ->
+          featureOwner.values != null
+              ? featureOwner.values
+              : Unknown.at(
+                  file,
+                  line,
+                  "'values' is only set in a unit or stack that a terragrunt.stack.hcl generates");
       default -> TerragruntConfigReader.notKnownAtScanTime("'" + name + "'", file, line);
     };
   }

@@ -19,7 +19,11 @@ public record FileRead(String path, Via via) {
     SOPS_DECRYPT_FILE("sops_decrypt_file"),
     FILEEXISTS("fileexists"),
     FIND_IN_PARENT_FOLDERS("find_in_parent_folders"),
-    TERRAFORM_SOURCE("terraform.source");
+    TERRAFORM_SOURCE("terraform.source"),
+    /** A stack file that generates the unit, or a file it reads; see {@link GeneratedUnit}. */
+    STACK("terragrunt.stack.hcl"),
+    /** The catalog directory a generated unit is copied from. */
+    STACK_SOURCE("stack unit source");
 
     private final String label;
 

@@ -25,6 +25,7 @@ public final class TerragruntConfigReader {
   public static final String CONFIG_FILE = "terragrunt.hcl";
 
   private final SourceTree tree;
+  private final Stacks stacks;
   private final Map<String, String> environment;
   private final Map<String, Object> documents = new ConcurrentHashMap<>();
   private final Map<String, ConfigEvaluation.ReadResult> readConfigs = new ConcurrentHashMap<>();
@@ -34,7 +35,17 @@ public final class TerragruntConfigReader {
    *     process environment
    */
   public TerragruntConfigReader(SourceTree tree, Map<String, String> environment) {
+    this(tree, null, environment);
+  }
+
+  /** Reads the units of {@code stacks}' tree, generated units included, with their values. */
+  public TerragruntConfigReader(Stacks stacks, Map<String, String> environment) {
+    this(stacks.tree(), stacks, environment);
+  }
+
+  private TerragruntConfigReader(SourceTree tree, Stacks stacks, Map<String, String> environment) {
     this.tree = tree;
+    this.stacks = stacks;
     this.environment = Map.copyOf(environment);
   }
 
@@ -57,13 +68,32 @@ public final class TerragruntConfigReader {
             UnitDiscovery.directory(unit),
             reads,
             warnings);
+    GeneratedUnit generated = stacks == null ? null : stacks.units().get(unit);
+    if (generated != null) {
+      config.withValues(generated.values());
+    }
     List<DependencyDeclaration> dependencies = config.dependencies();
     Optional<Exclusion> exclusion = config.exclusion();
     config
         .sourceDirectory()
         .ifPresent(dir -> reads.add(new FileRead(dir, FileRead.Via.TERRAFORM_SOURCE)));
     config.evaluateEverything();
-    return new UnitConfig(unit, dependencies, reads, warnings, exclusion);
+    if (stacks == null) {
+      return new UnitConfig(unit, dependencies, reads, warnings, exclusion, Optional.empty());
+    }
+    // Reads name paths of the generated tree; a change touches the committed file behind each.
+    Set<FileRead> committed = new LinkedHashSet<>();
+    reads.forEach(read -> committed.add(new FileRead(stacks.realPath(read.path()), read.via())));
+    if (generated != null) {
+      committed.addAll(generated.reads());
+    }
+    return new UnitConfig(
+        unit,
+        dependencies,
+        committed,
+        warnings,
+        exclusion,
+        Optional.ofNullable(generated).map(GeneratedUnit::fingerprint));
   }
 
   SourceTree tree() {

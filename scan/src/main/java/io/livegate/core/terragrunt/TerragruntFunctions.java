@@ -278,7 +278,8 @@ final class TerragruntFunctions {
     return function.apply(target);
   }
 
-  private static Object materialize(Object value) {
+  /** A value with every lazy map computed, so that it can be kept and compared. */
+  static Object materialize(Object value) {
     if (value instanceof Map<?, ?> map) {
       Map<Object, Object> copy = new LinkedHashMap<>();
       map.forEach((key, item) -> copy.put(key, materialize(item)));

@@ -13,17 +13,21 @@ import java.util.Set;
  * @param reads the files and module directories outside the unit that it reads
  * @param warnings things that could not be read but do not stop a scan
  * @param exclusion why terragrunt would leave it out of plan and apply; empty when it would not
+ * @param stackFingerprint for a unit that a stack generates, what its generation depends on besides
+ *     its source's files (see {@link GeneratedUnit#fingerprint()})
  */
 public record UnitConfig(
     String unit,
     List<DependencyDeclaration> dependencies,
     Set<FileRead> reads,
     List<String> warnings,
-    Optional<Exclusion> exclusion) {
+    Optional<Exclusion> exclusion,
+    Optional<String> stackFingerprint) {
   public UnitConfig {
     dependencies = List.copyOf(dependencies);
     reads = Set.copyOf(reads);
     warnings = List.copyOf(warnings);
     Objects.requireNonNull(exclusion, "exclusion");
+    Objects.requireNonNull(stackFingerprint, "stackFingerprint");
   }
 }

@@ -52,6 +52,15 @@ public final class TestRepo implements AutoCloseable {
     }
   }
 
+  /** The file's text in the work tree. */
+  public String read(String path) {
+    try {
+      return Files.readString(root.resolve(path), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Appends a line, which is enough to make a file "modified". */
   public TestRepo touch(String path) {
     try {
