@@ -6,7 +6,6 @@ import static io.livegate.core.hcl.StringFunctions.str;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.livegate.core.hcl.StandardFunctions.Definition;
 import io.livegate.core.hcl.Values.ValueError;
 import java.io.ByteArrayOutputStream;
@@ -28,7 +27,6 @@ import java.util.zip.GZIPOutputStream;
 /** Terraform's encoding functions: base64, JSON, YAML, CSV and URL encoding. */
 final class EncodingFunctions {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final YAMLMapper YAML = new YAMLMapper();
 
   private EncodingFunctions() {}
 
@@ -52,7 +50,7 @@ final class EncodingFunctions {
         args -> new String(base64(str(args, 0)), charset(str(args, 1))));
     define(into, "jsonencode", 1, args -> json(args.get(0)));
     define(into, "jsondecode", 1, args -> decode(JSON, str(args, 0), "JSON"));
-    define(into, "yamldecode", 1, args -> decode(YAML, str(args, 0), "YAML"));
+    define(into, "yamldecode", 1, args -> YamlReader.read(str(args, 0)));
     define(into, "yamlencode", 1, args -> YamlWriter.write(args.get(0)));
     define(into, "csvdecode", 1, args -> csvdecode(str(args, 0)));
     define(into, "urlencode", 1, args -> urlencode(str(args, 0)));

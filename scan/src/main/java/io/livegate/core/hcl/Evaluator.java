@@ -230,10 +230,11 @@ public final class Evaluator {
 
     private Object template(Node.Template template, Bindings env) {
       List<Node> parts = template.parts();
-      if (parts.size() == 1
-          && !(parts.get(0) instanceof Node.Literal)
-          && !(parts.get(0) instanceof Node.TemplateIf)
-          && !(parts.get(0) instanceof Node.TemplateFor)) {
+      Node only = parts.size() == 1 ? parts.get(0) : null;
+      if (only != null
+          && !(only instanceof Node.Literal literal && literal.value() instanceof String)
+          && !(only instanceof Node.TemplateIf)
+          && !(only instanceof Node.TemplateFor)) {
         return eval(parts.get(0), env); // "${x}" is x itself, not converted to a string
       }
       StringBuilder text = new StringBuilder();

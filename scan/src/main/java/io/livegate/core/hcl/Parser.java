@@ -385,7 +385,7 @@ final class Parser {
     boolean saved = newlinesAreSpace;
     newlinesAreSpace = true;
     skipSpace();
-    if (atKeyword("for")) {
+    if (atKeyword("for") && isIdentifierStart(afterSpaces(3))) {
       Node result = forExpression(at, true);
       newlinesAreSpace = saved;
       return result;
@@ -503,7 +503,7 @@ final class Parser {
       int saveLine = line;
       int saveLineStart = lineStart;
       skipSpace();
-      Position at = position();
+      Position at = target.position(); // a traversal is reported where it starts
       if (peek() == '[') {
         if (peek(1) == '*' && afterSpaces(2) == ']') {
           pos = skipSpacesFrom(pos + 2) + 1;
@@ -560,6 +560,7 @@ final class Parser {
         pos++;
         skipSpace();
         if (isDigit(peek()) && full) {
+          Position keyAt = position();
           int start = pos;
           while (isDigit(peek())) {
             pos++;
@@ -911,7 +912,9 @@ final class Parser {
     if (parts.isEmpty()) {
       return new Node.Literal("", at);
     }
-    if (parts.size() == 1 && parts.get(0) instanceof Node.Literal literal) {
+    if (parts.size() == 1
+        && parts.get(0) instanceof Node.Literal literal
+        && literal.value() instanceof String) {
       return new Node.Literal(literal.value(), at);
     }
     return new Node.Template(parts, at);
