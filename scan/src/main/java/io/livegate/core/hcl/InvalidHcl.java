@@ -8,6 +8,7 @@ public class InvalidHcl extends LivegateException {
 
   private final String file;
   private final int line;
+  private final int column;
   private final String problem;
 
   /**
@@ -15,10 +16,26 @@ public class InvalidHcl extends LivegateException {
    * @param line the 1-based line, or 0 where it is not known
    */
   public InvalidHcl(String file, int line, String problem) {
-    super(file + (line > 0 ? ":" + line : "") + ": " + problem);
+    this(file, line, 0, problem);
+  }
+
+  /**
+   * @param column the 1-based column, or 0 where it is not known
+   */
+  public InvalidHcl(String file, int line, int column, String problem) {
+    super(location(file, line, column) + ": " + problem);
     this.file = file;
     this.line = line;
+    this.column = column;
     this.problem = problem;
+  }
+
+  /** {@code file:line:column}, leaving out what is not known. */
+  static String location(String file, int line, int column) {
+    if (line <= 0) {
+      return file;
+    }
+    return file + ":" + line + (column > 0 ? ":" + column : "");
   }
 
   public String file() {
@@ -27,6 +44,11 @@ public class InvalidHcl extends LivegateException {
 
   public int line() {
     return line;
+  }
+
+  /** The 1-based column, or 0 where it is not known. */
+  public int column() {
+    return column;
   }
 
   /** The message without its location. */

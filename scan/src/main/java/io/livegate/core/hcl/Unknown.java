@@ -10,6 +10,11 @@ package io.livegate.core.hcl;
  */
 public record Unknown(String reason) {
   public static Unknown at(String file, int line, String problem) {
-    return new Unknown(file + (line > 0 ? ":" + line : "") + ": " + problem);
+    return at(file, line, 0, problem);
+  }
+
+  /** With the column too: {@code file:line:column: problem}. */
+  public static Unknown at(String file, int line, int column, String problem) {
+    return new Unknown(InvalidHcl.location(file, line, column) + ": " + problem);
   }
 }

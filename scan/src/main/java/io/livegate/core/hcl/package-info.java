@@ -1,6 +1,6 @@
 /**
- * HCL reading: hcl4j's syntax tree, a structural check that hcl4j's lexer lacks, and livegate's own
- * lazy evaluator, in which anything that cannot be known at scan time becomes an {@link
- * io.livegate.core.hcl.Unknown} rather than an error.
+ * HCL reading: livegate's own HCL2 native-syntax parser (every node with its line and column),
+ * Terraform's value model and pure functions, and a lazy evaluator in which anything that cannot be
+ * known at scan time becomes an {@link io.livegate.core.hcl.Unknown} rather than an error.
  */
 package io.livegate.core.hcl;

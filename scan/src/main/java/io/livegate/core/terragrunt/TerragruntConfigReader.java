@@ -117,7 +117,7 @@ public final class TerragruntConfigReader {
               }
             });
     if (cached instanceof InvalidHcl failure) {
-      throw new InvalidHcl(failure.file(), failure.line(), failure.problem());
+      throw new InvalidHcl(failure.file(), failure.line(), failure.column(), failure.problem());
     }
     return (HclDocument) cached;
   }

@@ -38,12 +38,17 @@ final class TerragruntFunctions {
           "get_terraform_commands_that_need_parallelism",
           "get_platform",
           "timestamp",
-          "uuid");
+          "plantimestamp",
+          "uuid",
+          "bcrypt",
+          "pathexpand");
 
   private final ConfigEvaluation config;
+  private final FileFunctions files;
 
   TerragruntFunctions(ConfigEvaluation config) {
     this.config = config;
+    this.files = new FileFunctions(config);
   }
 
   Object call(String function, List<Supplier<Object>> arguments, String file, int line) {
@@ -115,12 +120,14 @@ final class TerragruntFunctions {
               FileRead.Via.FILEEXISTS,
               path -> config.reader().tree().isFile(path));
       default ->
-          NOT_CALLED.contains(function)
-              ? Unknown.at(
-                  file,
-                  line,
-                  function + "() is never called by a livegate scan; its value is not known")
-              : StandardFunctions.call(function, arguments, file, line);
+          FileFunctions.NAMES.contains(function)
+              ? files.call(function, arguments, file, line)
+              : NOT_CALLED.contains(function)
+                  ? Unknown.at(
+                      file,
+                      line,
+                      function + "() is never called by a livegate scan; its value is not known")
+                  : StandardFunctions.call(function, arguments, file, line);
     };
   }
 

@@ -223,11 +223,11 @@ class AccountsFileTest {
     assertThatThrownBy(() -> parse("account \"a\" {\n  path = \"a\"\n  min_approvals = 1.5\n}\n"))
         .isInstanceOf(InvalidAccountsConfig.class)
         .hasMessage(
-            "livegate.hcl:1: account \"a\": min_approvals must be a whole number, found '1.5'");
+            "livegate.hcl:1: account \"a\": min_approvals must be a whole number, found the number 1.5");
     assertThatThrownBy(
             () -> parse("account \"a\" {\n  path = \"a\"\n  min_approvals = \"two\"\n}\n"))
         .isInstanceOf(InvalidAccountsConfig.class)
-        .hasMessageContaining("min_approvals must be a whole number, found 'two'");
+        .hasMessageContaining("min_approvals must be a whole number, found the string \"two\"");
   }
 
   @Test
@@ -283,6 +283,6 @@ class AccountsFileTest {
   void unparsableFileIsInvalidHclNamingTheLine() {
     assertThatThrownBy(() -> parse("account \"a\" {\n  path = \"a\"\n"))
         .isInstanceOf(InvalidHcl.class)
-        .hasMessage("livegate.hcl:1: '{' is never closed (missing '}')");
+        .hasMessage("livegate.hcl:1: '{' of block 'account' is never closed (missing '}')");
   }
 }

@@ -10,8 +10,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Parsing: what hcl4j's lenient lexer would accept or drop silently is rejected with the file and
- * line, and valid files that trip it up still parse.
+ * Parsing bodies: a broken file is rejected naming the construct, the file, the line and the
+ * column, never a parser state; valid files with comments, heredocs and odd layout parse.
  */
 class HclDocumentTest {
   private static final String FILE = "dev/app/terragrunt.hcl";
@@ -49,29 +49,43 @@ class HclDocumentTest {
       delimiter = '|',
       textBlock =
           """
-          missing closing brace      | locals {\\n  a = 1\\n\\ndependency "x" {\\n  config_path = "../x"\\n | 4 | never closed
-          stray closing brace        | locals {\\n  a = 1\\n}\\n}\\n                                      | 4 | unexpected '}'
-          mismatched bracket         | locals {\\n  a = [1, 2}\\n}\\n                                     | 2 | expected ']'
-          unterminated string        | locals {\\n  a = "abc\\n}\\n                                        | 2 | string is not terminated
-          unterminated heredoc       | locals {\\n  a = <<EOF\\nabc\\n}\\n                                 | 2 | heredoc <<EOF is never terminated
-          unterminated comment       | locals {}\\n/* note\\n                                            | 2 | '/*' is never closed
-          attribute without value    | dependency "x" {\\n  config_path =\\n}\\n                          | 2 | attribute 'config_path' has no value
-          value missing before brace | dependency "x" { config_path = }\\n                               | 1 | attribute 'config_path' has no value
-          local without value        | locals {\\n  a = 1\\n  b =\\n}\\n                                  | 3 | attribute 'b' has no value
-          garbage outside blocks     | locals {}\\n@@@ !!!\\n                                           | 2 | unexpected '@' outside any block
-          block header lost its brace | dependency "x" config_path = "../x"\\n                          | 1 | expected '=' after 'dependency'
-          bare words                 | locals {}\\n\\nbroken hcl file\\n                                 | 3 | expected '=' after 'broken'
-          symlink target as content  | ../other/terragrunt.hcl                                         | 1 | unexpected '.' outside any block
-          doubled equals             | dependency "x" { config_path = = "../x" }\\n                      | 1 | cannot parse
+          missing closing brace       | locals {\\n  a = 1\\n\\ndependency "x" {\\n  config_path = "../x"\\n | 4   | '{' of block 'dependency' is never closed (missing '}')
+          stray closing brace         | locals {\\n  a = 1\\n}\\n}\\n                                      | 4:1 | unexpected '}' with nothing open
+          mismatched bracket          | locals {\\n  a = [1, 2}\\n}\\n                                     | 2:12 | expected ',' or ']' in a tuple, found '}'
+          unterminated string         | locals {\\n  a = "abc\\n}\\n                                        | 2:7 | string is not terminated before the end of the line
+          unterminated heredoc        | locals {\\n  a = <<EOF\\nabc\\n}\\n                                 | 2:7 | heredoc <<EOF is never terminated
+          unterminated comment        | locals {}\\n/* note\\n                                            | 2:1 | comment '/*' is never closed
+          attribute without value     | dependency "x" {\\n  config_path =\\n}\\n                          | 2:3 | attribute 'config_path' has no value
+          value missing before brace  | dependency "x" { config_path = }\\n                               | 1:18 | attribute 'config_path' has no value
+          local without value         | locals {\\n  a = 1\\n  b =\\n}\\n                                  | 3:3 | attribute 'b' has no value
+          garbage outside blocks      | locals {}\\n@@@ !!!\\n                                           | 2:1 | unexpected '@' outside any block; expected an attribute or a block
+          block header lost its brace | dependency "x" config_path = "../x"\\n                          | 1:28 | expected '=' after 'dependency', or labels and '{' to open a block, found '='
+          bare words                  | locals {}\\n\\nbroken hcl file\\n                                 | 3:16 | expected '=' after 'broken', or labels and '{' to open a block, found the end of the line
+          symlink target as content   | ../other/terragrunt.hcl                                         | 1:1 | unexpected '.' outside any block; expected an attribute or a block
+          doubled equals              | dependency "x" { config_path = = "../x" }\\n                      | 1:32 | expected an expression, found '='
+          label with name and no '='  | dependency "x" { config_path "../x" }\\n                         | 1:37 | expected '=' after 'config_path', or labels and '{' to open a block, found '}'
+          unclosed interpolation      | a = "${local.x"\\n                                                | 1:6 | expected '}' to close '${', found '"'
+          unknown directive           | a = "%{ while x }"\\n                                            | 1:6 | expected if, else, endif, for or endfor after '%{', found 'while'
+          endif without if            | a = "x%{ endif }"\\n                                             | 1:7 | unexpected %{endif} with no %{if} or %{for} open
+          if never closed             | a = "%{ if true }x"\\n                                           | 1:6 | %{if} is never closed (missing %{endif})
+          bad escape                  | a = "\\\\q"\\n                                                   | 1:6 | invalid escape sequence '\\\\q' in a string
+          short unicode escape        | a = "\\\\u12"\\n                                                 | 1:6 | the escape \\\\u needs 4 hexadecimal digits
+          for without in              | a = [for x : x]\\n                                              | 1:12 | expected 'in' in a for expression, found ':'
+          object for without arrow    | a = {for k, v in m : v}\\n                                      | 1:23 | expected '=>' in an object for expression, found '}'
+          expansion not last          | a = f(x..., y)\\n                                               | 1:13 | '...' may only follow the last argument of f()
+          two attributes on a line    | a = 1 b = 2\\n                                                  | 1:7 | unexpected 'b' after attribute 'a'; expected a new line
           """)
-  void brokenFileIsRejectedNamingTheFileAndLine(
-      String kind, String text, int line, String problem) {
-    InvalidHcl error = failure(text.replace("\\n", "\n"));
+  void brokenFileIsRejectedNamingTheConstructTheLineAndTheColumn(
+      String kind, String text, String where, String problem) {
+    InvalidHcl error = failure(text.replace("\\n", "\n").replace("\\\\", "\\"));
 
+    String[] lineAndColumn = where.split(":");
     assertThat(error.file()).isEqualTo(FILE);
-    assertThat(error.line()).isEqualTo(line);
-    assertThat(error.problem()).contains(problem);
-    assertThat(error.getMessage()).startsWith(FILE + ":" + line + ": ");
+    assertThat(error.problem()).isEqualTo(problem.replace("\\\\", "\\"));
+    assertThat(error.line()).isEqualTo(Integer.parseInt(lineAndColumn[0]));
+    assertThat(error.column())
+        .isEqualTo(lineAndColumn.length > 1 ? Integer.parseInt(lineAndColumn[1]) : 0);
+    assertThat(error.getMessage()).isEqualTo(FILE + ":" + where + ": " + error.problem());
   }
 
   @Test
@@ -146,14 +160,5 @@ class HclDocumentTest {
 
     assertThat(error.line()).isEqualTo(3);
     assertThat(error.problem()).isEqualTo("attribute 'a' is already defined on line 2");
-  }
-
-  @Test
-  void lexerErrorsCarryTheLineOfTheFile() {
-    InvalidHcl error =
-        failure("locals {\n  a = 1\n}\n\ndependency \"x\" { config_path \"../x\" }\n");
-
-    assertThat(error.line()).isEqualTo(5);
-    assertThat(error.problem()).startsWith("cannot parse");
   }
 }

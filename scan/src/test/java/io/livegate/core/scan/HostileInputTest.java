@@ -144,10 +144,10 @@ class HostileInputTest {
 
     assertThat(error.getMessage())
         .startsWith("5 problems in the live repository:")
-        .contains("brace/terragrunt.hcl:1: '{' is never closed")
-        .contains("string/terragrunt.hcl:2: string is not terminated")
-        .contains("heredoc/terragrunt.hcl:2: heredoc <<EOF is never terminated")
-        .contains("empty/terragrunt.hcl:2: attribute 'config_path' has no value")
+        .contains("brace/terragrunt.hcl:1: '{' of block 'dependency' is never closed")
+        .contains("string/terragrunt.hcl:2:7: string is not terminated")
+        .contains("heredoc/terragrunt.hcl:2:7: heredoc <<EOF is never terminated")
+        .contains("empty/terragrunt.hcl:2:3: attribute 'config_path' has no value")
         .contains("missing/terragrunt.hcl:3 (dependency \"x\"): depends on 'gone'");
   }
 
@@ -161,7 +161,7 @@ class HostileInputTest {
     assertThatThrownBy(() -> allUnits(repo, head))
         .isInstanceOf(InvalidTerragruntConfig.class)
         .hasMessage(
-            "_envcommon/app.hcl:4: unexpected '}' with nothing open (units dev/app, prod/app)");
+            "_envcommon/app.hcl:4:1: unexpected '}' with nothing open (units dev/app, prod/app)");
   }
 
   @Test

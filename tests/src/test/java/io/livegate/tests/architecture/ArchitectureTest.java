@@ -101,7 +101,6 @@ class ArchitectureTest {
           .dependOnClassesThat()
           .resideInAnyPackage(
               "org.eclipse.jgit..",
-              "com.bertramlabs..",
               "io.livegate.core.hcl..",
               "io.livegate.core.terragrunt..",
               "io.livegate.core.repo..",
