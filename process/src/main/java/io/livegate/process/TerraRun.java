@@ -35,6 +35,7 @@ import java.util.function.Consumer;
 public final class TerraRun {
   private static final Duration TIMEOUT = Duration.ofHours(2);
   private static final int TAIL_LINES = 30;
+  private static final String OUT_PLAN_FILE = "-out=" + RunnerKind.PLAN_FILE;
 
   /**
    * A saved plan.
@@ -125,6 +126,16 @@ public final class TerraRun {
     String unsupported = unsupportedRole("plan", unit, planRole);
     if (unsupported != null) {
       return Step.failed(unsupported);
+    }
+    if (unit.contains(RunnerKind.PLAN_FILE)) {
+      // the unit's path is data from the repository: it must never turn into the plan file's
+      return Step.failed(
+          "the unit path "
+              + unit
+              + " contains "
+              + RunnerKind.PLAN_FILE
+              + ", which stands for the plan file in livegate's commands; rename the directory;"
+              + " nothing was run");
     }
     Path planFile = planFile(planName);
     createOwnerOnly(planFile);
@@ -408,7 +419,11 @@ public final class TerraRun {
 
   private static List<String> withPlanFile(List<String> command, Path planFile) {
     return command.stream()
-        .map(argument -> argument.replace(RunnerKind.PLAN_FILE, planFile.toString()))
+        .map(
+            argument ->
+                argument.equals(RunnerKind.PLAN_FILE)
+                    ? planFile.toString()
+                    : argument.equals(OUT_PLAN_FILE) ? "-out=" + planFile : argument)
         .toList();
   }
 

@@ -160,6 +160,24 @@ class TerraRunTest {
   }
 
   @Test
+  void aUnitPathThatContainsThePlanFilePlaceholderIsRefusedAndNothingRuns() {
+    ScriptedCommandRunner runner = new ScriptedCommandRunner();
+    TerraRun terragrunt =
+        new TerraRun(runner, RunnerKind.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
+    String unit = "dev/{plan_file}";
+
+    TerraRun.Step<TerraRun.Plan> plan =
+        terragrunt.plan(
+            unit, "d1-app", RunnerKind.TERRAGRUNT.planCommands(unit, null, List.of()), null);
+
+    assertThat(plan.error())
+        .isEqualTo(
+            "the unit path dev/{plan_file} contains {plan_file}, which stands for the plan file"
+                + " in livegate's commands; rename the directory; nothing was run");
+    assertThat(runner.calls()).isEmpty();
+  }
+
+  @Test
   void anInterruptedRollbackWhoseDestroyFinishedIsNotAppliedAgain() {
     Execution deployed = planned(execution("d1-app", List.of()));
     assertThat(terraRun.apply(deployed, Set.of(BUILTIN)).error()).isNull();
