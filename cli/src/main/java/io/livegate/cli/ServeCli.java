@@ -90,6 +90,14 @@ final class ServeCli implements Callable<Integer> {
   private String listen;
 
   @Option(
+      names = "--public-url",
+      paramLabel = "URL",
+      description =
+          "The URL voters and GitHub reach this server at (e.g. https://livegate.example.com behind"
+              + " a proxy), for vote links and the webhook URL; default: http://LISTEN:PORT.")
+  private String publicUrl;
+
+  @Option(
       names = "--webhook-secret-file",
       paramLabel = "FILE",
       description = "File holding the webhook secret (else the LIVEGATE_WEBHOOK_SECRET variable).")
@@ -138,7 +146,8 @@ final class ServeCli implements Callable<Integer> {
                             "livegate serve needs the webhook secret: --webhook-secret-file or LIVEGATE_WEBHOOK_SECRET")));
     Optional<String> token = secret(githubTokenFile, environment.get("LIVEGATE_GITHUB_TOKEN"));
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
-      VoteServer server = wiring.server(address(listen), local.port);
+      VoteServer server =
+          wiring.server(address(listen), local.port, Optional.ofNullable(publicUrl));
       LocalPipeline.Settings settings =
           new LocalPipeline.Settings(
               repoUrl,
@@ -179,6 +188,13 @@ final class ServeCli implements Callable<Integer> {
             pipeline.receiver(
                 new WebhookSettings(() -> secret, served, trunk, allowForkPrs), planner));
         log(out, wiring.sandbox.description());
+        if (publicUrl == null && address(listen).isAnyLocalAddress()) {
+          log(
+              out,
+              "warning: vote links and the webhook URL say "
+                  + server.baseUrl()
+                  + "; set --public-url to the address voters and GitHub reach");
+        }
         pipeline.resume(served);
         log(out, "serving " + served + ": POST " + server.baseUrl() + "/webhook");
         new CountDownLatch(1).await();

@@ -37,6 +37,7 @@ import java.util.function.Supplier;
 public final class TerraRun {
   private static final Duration TIMEOUT = Duration.ofHours(2);
   private static final int TAIL_LINES = 30;
+  private static final String OUT_PLAN_FILE = "-out=" + RunnerKind.PLAN_FILE;
 
   /**
    * A saved plan.
@@ -132,6 +133,20 @@ public final class TerraRun {
    */
   public Step<Plan> plan(
       String unit, String planName, List<List<String>> planCommands, String planRole) {
+    String unsupported = unsupportedRole("plan", unit, planRole);
+    if (unsupported != null) {
+      return Step.failed(unsupported);
+    }
+    if (unit.contains(RunnerKind.PLAN_FILE)) {
+      // the unit's path is data from the repository: it must never turn into the plan file's
+      return Step.failed(
+          "the unit path "
+              + unit
+              + " contains "
+              + RunnerKind.PLAN_FILE
+              + ", which stands for the plan file in livegate's commands; rename the directory;"
+              + " nothing was run");
+    }
     Path planFile = planFile(planName);
     createOwnerOnly(planFile);
     for (List<String> command : planCommands) {
@@ -167,6 +182,10 @@ public final class TerraRun {
    * @return the full addresses of the resources of {@code newProviders} in the state afterwards
    */
   public Step<List<String>> apply(Execution execution, Set<String> newProviders) {
+    String unsupported = unsupportedRole("apply", execution.unit(), execution.spec().applyRole());
+    if (unsupported != null) {
+      return Step.failed(unsupported);
+    }
     Path planFile = planFile(execution);
     if (!Files.isRegularFile(planFile) || !sha256(planFile).equals(execution.planSha256())) {
       return Step.failed(
@@ -425,6 +444,26 @@ public final class TerraRun {
     return PlanJson.resourcesOf(state.stdout(), providers);
   }
 
+  /**
+   * Why {@code role} cannot be honoured: the terraform runner has no way to assume a role, and
+   * running with livegate's own credentials instead of the account's plan or apply role would be a
+   * silent widening of rights. Null when there is no role or the runner assumes it (terragrunt).
+   */
+  private String unsupportedRole(String step, String unit, String role) {
+    if (role == null || kind != RunnerKind.TERRAFORM) {
+      return null;
+    }
+    return "the terraform runner cannot assume the "
+        + step
+        + " role "
+        + role
+        + " of "
+        + unit
+        + "; use the terragrunt runner, or remove the account's "
+        + step
+        + "_role; nothing was run";
+  }
+
   private CommandResult run(List<String> argv) {
     return runner.run(
         new Command(
@@ -461,7 +500,11 @@ public final class TerraRun {
 
   private static List<String> withPlanFile(List<String> command, Path planFile) {
     return command.stream()
-        .map(argument -> argument.replace(RunnerKind.PLAN_FILE, planFile.toString()))
+        .map(
+            argument ->
+                argument.equals(RunnerKind.PLAN_FILE)
+                    ? planFile.toString()
+                    : argument.equals(OUT_PLAN_FILE) ? "-out=" + planFile : argument)
         .toList();
   }
 

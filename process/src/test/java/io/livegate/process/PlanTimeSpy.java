@@ -15,7 +15,7 @@ import java.util.Map;
  * during plan; it makes its attempts, writes what each printed and how it ended to {@code spy.log}
  * in the unit, and exits, which fails the plan.
  */
-final class PlanTimeSpy {
+public final class PlanTimeSpy {
   static final String SOURCE = "example.com/evil/spy";
 
   private final Path cliConfig;
@@ -31,7 +31,8 @@ final class PlanTimeSpy {
    *
    * @param attempts each attempt's name and the shell command it runs
    */
-  static PlanTimeSpy install(Path dir, Path unit, Map<String, String> attempts) throws IOException {
+  public static PlanTimeSpy install(Path dir, Path unit, Map<String, String> attempts)
+      throws IOException {
     Path log = unit.resolve("spy.log");
     // the script keeps its own stdout open to the end: terraform stops a plugin whose stdout closes
     StringBuilder script = new StringBuilder("#!/bin/sh\n{\n");
@@ -65,19 +66,19 @@ final class PlanTimeSpy {
   }
 
   /** What the runner's environment needs so that terraform finds the spy. */
-  Map<String, String> environment() {
+  public Map<String, String> environment() {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put("TF_CLI_CONFIG_FILE", cliConfig.toString());
     return environment;
   }
 
   /** What the spy saw and did, as it wrote it; empty when it never ran. */
-  String log() throws IOException {
+  public String log() throws IOException {
     return Files.exists(log) ? Files.readString(log) : "";
   }
 
   /** The lines of {@link #log}. */
-  List<String> lines() throws IOException {
+  public List<String> lines() throws IOException {
     return log().lines().toList();
   }
 }

@@ -137,6 +137,45 @@ class TerraRunTest {
   }
 
   @Test
+  void theTerraformRunnerRefusesAPlanRoleItCannotAssumeAndRunsNothing() {
+    ScriptedCommandRunner runner = new ScriptedCommandRunner();
+    TerraRun terraform =
+        new TerraRun(runner, RunnerKind.TERRAFORM, dir, dir.resolve("plans"), Map.of());
+    String planRole = "arn:aws:iam::111111111111:role/livegate-plan";
+
+    TerraRun.Step<TerraRun.Plan> plan =
+        terraform.plan(
+            UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, planRole, List.of()), planRole);
+
+    assertThat(plan.error())
+        .isEqualTo(
+            "the terraform runner cannot assume the plan role "
+                + planRole
+                + " of app; use the"
+                + " terragrunt runner, or remove the account's plan_role; nothing was run");
+    assertThat(runner.calls("plan")).isEmpty();
+    assertThat(runner.calls("init")).isEmpty();
+  }
+
+  @Test
+  void aUnitPathThatContainsThePlanFilePlaceholderIsRefusedAndNothingRuns() {
+    ScriptedCommandRunner runner = new ScriptedCommandRunner();
+    TerraRun terragrunt =
+        new TerraRun(runner, RunnerKind.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
+    String unit = "dev/{plan_file}";
+
+    TerraRun.Step<TerraRun.Plan> plan =
+        terragrunt.plan(
+            unit, "d1-app", RunnerKind.TERRAGRUNT.planCommands(unit, null, List.of()), null);
+
+    assertThat(plan.error())
+        .isEqualTo(
+            "the unit path dev/{plan_file} contains {plan_file}, which stands for the plan file"
+                + " in livegate's commands; rename the directory; nothing was run");
+    assertThat(runner.calls()).isEmpty();
+  }
+
+  @Test
   void anInterruptedRollbackWhoseDestroyFinishedIsNotAppliedAgain() {
     Execution deployed = planned(execution("d1-app", List.of()));
     assertThat(terraRun.apply(deployed, Set.of(BUILTIN)).error()).isNull();

@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -106,6 +107,14 @@ public final class LocalWiring implements AutoCloseable {
 
   /** Starts the vote, status (and webhook) server on {@code address}:{@code port}. */
   public VoteServer server(InetAddress address, int port) {
+    return server(address, port, Optional.empty());
+  }
+
+  /**
+   * Starts the vote, status (and webhook) server on {@code address}:{@code port}, whose links say
+   * {@code publicUrl} when given.
+   */
+  public VoteServer server(InetAddress address, int port, Optional<String> publicUrl) {
     if (server == null) {
       server =
           new VoteServer(
@@ -118,7 +127,8 @@ public final class LocalWiring implements AutoCloseable {
               votes,
               state.plans(),
               clock,
-              currentDeployment::get);
+              currentDeployment::get,
+              publicUrl);
       lock.statusPage(server.baseUrl() + "/status");
     }
     return server;

@@ -28,16 +28,36 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 
 /**
  * The loopback web server of the local runtime. {@code GET /vote?t=…} shows a confirm page and
  * changes nothing, because mail scanners prefetch links; the page's {@code POST /vote} records the
- * vote. {@code GET /status} draws the current deployment. It binds to 127.0.0.1 only.
+ * vote. {@code GET /status} draws the current deployment. It binds to 127.0.0.1 unless told
+ * otherwise ({@code serve --listen}).
+ *
+ * <p>Slow or idle clients must not starve GitHub's deliveries or the votes: the JDK server reads
+ * each request in a thread of its pool from the moment the connection is accepted, so the pool has
+ * {@value #THREADS} threads, and a request that takes longer than {@value #MAX_REQUEST_SECONDS} s
+ * to arrive, or a response longer than {@value #MAX_RESPONSE_SECONDS} s to leave, has its
+ * connection closed. Bodies are read up to a bound ({@value #MAX_BODY} bytes, a webhook's {@link
+ * WebhookReceiver#MAX_BODY_BYTES}); the JDK bounds the number of headers (200).
  */
 public final class VoteServer implements AutoCloseable {
   private static final int MAX_BODY = 16 * 1024;
+  private static final int THREADS = 256;
+  private static final int MAX_REQUEST_SECONDS = 10;
+  private static final int MAX_RESPONSE_SECONDS = 60;
+
+  static {
+    // The JDK server reads its limits once, from system properties, when it is first used.
+    System.getProperties()
+        .putIfAbsent("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
+    System.getProperties()
+        .putIfAbsent("sun.net.httpserver.maxRspTime", Integer.toString(MAX_RESPONSE_SECONDS));
+  }
 
   private final HttpServer server;
   private final VoteLinks links;
@@ -46,7 +66,12 @@ public final class VoteServer implements AutoCloseable {
   private final DeploymentStore deployments;
   private final VoteStore votes;
   private final LongSupplier currentDeployment;
+  private final String baseUrl;
 
+  /**
+   * @param publicUrl the address voters and GitHub reach this server at, for the links and the
+   *     webhook URL it prints (e.g. behind a proxy); empty for {@code http://ADDRESS:PORT}
+   */
   public VoteServer(
       InetAddress address,
       int port,
@@ -57,7 +82,8 @@ public final class VoteServer implements AutoCloseable {
       VoteStore votes,
       Path plans,
       Clock clock,
-      LongSupplier currentDeployment) {
+      LongSupplier currentDeployment,
+      Optional<String> publicUrl) {
     this.links = links;
     this.desk =
         new VoteDesk(links, castVote, executions, execution -> planText(plans, execution), clock);
@@ -73,7 +99,7 @@ public final class VoteServer implements AutoCloseable {
     }
     server.setExecutor(
         Executors.newFixedThreadPool(
-            4,
+            THREADS,
             runnable -> {
               Thread thread = new Thread(runnable, "livegate-http");
               thread.setDaemon(true);
@@ -93,10 +119,23 @@ public final class VoteServer implements AutoCloseable {
           }
         });
     server.start();
+    this.baseUrl =
+        publicUrl
+            .map(url -> url.replaceAll("/+$", ""))
+            .orElseGet(() -> "http://" + host(address) + ":" + server.getAddress().getPort());
   }
 
+  private static String host(InetAddress address) {
+    if (address.isAnyLocalAddress() || address.isLoopbackAddress()) {
+      return "127.0.0.1";
+    }
+    String host = address.getHostAddress();
+    return host.contains(":") ? "[" + host + "]" : host;
+  }
+
+  /** Where links point: {@code --public-url}, or this server's own address. */
   public String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return baseUrl;
   }
 
   /**
@@ -225,7 +264,10 @@ public final class VoteServer implements AutoCloseable {
         .getResponseHeaders()
         .add(
             "Content-Security-Policy",
-            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
+            "default-src 'none'; style-src 'unsafe-inline'; form-action 'self';"
+                + " frame-ancestors 'none'");
+    // a vote link's token must not leave in a Referer header
+    exchange.getResponseHeaders().add("Referrer-Policy", "no-referrer");
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);

@@ -127,7 +127,8 @@ public enum RunnerKind {
 
   /**
    * Stands for the saved plan file's path in {@link #planCommands} and {@link #applyCommands}; each
-   * runtime replaces it wherever it occurs inside an argument.
+   * runtime replaces an argument that is exactly it, or exactly {@code -out=} and it, never text
+   * inside another argument (a unit's path is data from the repository).
    */
   public static final String PLAN_FILE = "{plan_file}";
 
