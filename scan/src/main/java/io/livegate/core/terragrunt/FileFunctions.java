@@ -40,46 +40,26 @@ final class FileFunctions {
 
   private static Set<String> names() {
     List<String> names = new ArrayList<>(CONTENT_FUNCTIONS.keySet());
-    names.addAll(List.of("fileexists", "fileset", "templatefile"));
+    names.addAll(List.of("fileset", "templatefile"));
     return Set.copyOf(names);
   }
 
-  Object call(String function, List<Supplier<Object>> arguments, String file, int line) {
-    if (arguments.isEmpty()) {
-      return Unknown.at(file, line, function + "() needs a path");
-    }
-    Object argument = arguments.get(0).get();
-    if (!(argument instanceof String path)) {
-      return argument instanceof Unknown
-          ? argument
-          : Unknown.at(
-              file, line, function + "() needs a path, found " + Evaluator.describe(argument));
-    }
-    String target = config.toRepoPath(path);
-    if (target == null) {
-      return Unknown.at(file, line, function + "(): '" + path + "' is outside the repository");
-    }
-    return switch (function) {
-      case "fileexists" -> {
-        config.reads().add(new FileRead(target, FileRead.Via.FILE));
-        yield config.reader().tree().isFile(target);
-      }
-      case "fileset" -> fileset(target, arguments, file, line);
-      default -> withContent(function, path, target, arguments, file, line);
-    };
+  /**
+   * The value of {@code function} for the repo-relative {@code target}, which the caller has
+   * resolved and recorded as read.
+   */
+  Object call(
+      String function, String target, List<Supplier<Object>> arguments, String file, int line) {
+    return function.equals("fileset")
+        ? fileset(target, arguments, file, line)
+        : withContent(function, target, arguments, file, line);
   }
 
   private Object withContent(
-      String function,
-      String path,
-      String target,
-      List<Supplier<Object>> arguments,
-      String file,
-      int line) {
+      String function, String target, List<Supplier<Object>> arguments, String file, int line) {
     if (!config.reader().tree().isFile(target)) {
-      return Unknown.at(file, line, function + "(): '" + path + "' does not exist");
+      return Unknown.at(file, line, function + "(): '" + target + "' does not exist");
     }
-    config.reads().add(new FileRead(target, FileRead.Via.FILE));
     String content = config.reader().tree().read(target);
     if (function.equals("templatefile")) {
       return templatefile(target, content, arguments, file, line);

@@ -91,17 +91,15 @@ final class TerragruntFunctions {
       case "file" -> readFile(arguments, file, line);
       case "templatefile" ->
           fileFunction(
+              function,
               arguments,
               file,
               line,
               FileRead.Via.TEMPLATEFILE,
-              path ->
-                  Unknown.at(
-                      file,
-                      line,
-                      "templatefile() is not rendered by a livegate scan; its value is not known"));
+              target -> files.call(function, target, arguments, file, line));
       case "sops_decrypt_file" ->
           fileFunction(
+              function,
               arguments,
               file,
               line,
@@ -114,6 +112,7 @@ final class TerragruntFunctions {
                           + " known"));
       case "fileexists" ->
           fileFunction(
+              function,
               arguments,
               file,
               line,
@@ -121,7 +120,13 @@ final class TerragruntFunctions {
               path -> config.reader().tree().isFile(path));
       default ->
           FileFunctions.NAMES.contains(function)
-              ? files.call(function, arguments, file, line)
+              ? fileFunction(
+                  function,
+                  arguments,
+                  file,
+                  line,
+                  FileRead.Via.FILE,
+                  target -> files.call(function, target, arguments, file, line))
               : NOT_CALLED.contains(function)
                   ? Unknown.at(
                       file,
@@ -266,6 +271,7 @@ final class TerragruntFunctions {
    * adding, changing or deleting it changes the unit; then {@code function} gives the value.
    */
   private Object fileFunction(
+      String name,
       List<Supplier<Object>> arguments,
       String file,
       int line,
@@ -275,11 +281,11 @@ final class TerragruntFunctions {
     if (!(argument instanceof String path)) {
       return argument instanceof Unknown
           ? argument
-          : Unknown.at(file, line, via.label() + "() needs a path");
+          : Unknown.at(file, line, name + "() needs a path");
     }
     String target = config.fileToRepoPath(path);
     if (target == null) {
-      return Unknown.at(file, line, via.label() + "(): '" + path + "' is outside the repository");
+      return Unknown.at(file, line, name + "(): '" + path + "' is outside the repository");
     }
     config.reads().add(new FileRead(target, via));
     return function.apply(target);

@@ -140,7 +140,8 @@ class RealWorldConfigsTest {
     assertThat(config.dependencies())
         .extracting(DependencyDeclaration::target)
         .containsExactly("dev/vpc");
-    assertThat(config.reads()).contains(new FileRead("templates/path.tftpl", FileRead.Via.FILE));
+    assertThat(config.reads())
+        .contains(new FileRead("templates/path.tftpl", FileRead.Via.TEMPLATEFILE));
   }
 
   @Test
