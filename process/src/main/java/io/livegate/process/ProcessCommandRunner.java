@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -223,10 +224,17 @@ public final class ProcessCommandRunner implements CommandRunner {
     return false;
   }
 
+  /**
+   * Writes the PID file whole or not at all (a temporary file moved into place), so that a resumed
+   * run that finds the file never reads it half-written and takes a running apply for none.
+   */
   private static void writePid(Path file, long pid) {
     try {
       Files.createDirectories(file.getParent());
-      Files.writeString(file, pid + "\n");
+      Path partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".new");
+      Files.writeString(partial, pid + "\n");
+      Files.move(
+          partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new LivegateException("cannot write " + file + ": " + e.getMessage(), e);
     }
