@@ -33,6 +33,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.NetRCCredentialsProvider;
 import org.eclipse.jgit.transport.RefSpec;
+import org.eclipse.jgit.transport.SshSessionFactory;
 import org.eclipse.jgit.transport.URIish;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
@@ -99,6 +100,12 @@ public final class GitSourceCache implements RemoteSources {
   }
 
   private static String fetchCommit(Path directory, String url, String ref) {
+    if (url.startsWith("ssh://") && SshSessionFactory.getInstance() == null) {
+      // Without one, JGit only says "remote hung up unexpectedly".
+      throw new Unavailable(
+          "ssh sources need an SSH transport for JGit, which this livegate does not include;"
+              + " use the https URL, with credentials in ~/.netrc for a private repository");
+    }
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {

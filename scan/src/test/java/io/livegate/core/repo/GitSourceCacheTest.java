@@ -88,6 +88,16 @@ class GitSourceCacheTest {
         .containsExactly("vpc/main.tf");
   }
 
+  @Test
+  void sshSourceWithoutAnSshTransportIsUnavailableSayingSo() {
+    assertThatThrownBy(
+            () ->
+                new GitSourceCache(dir.resolve("cache"))
+                    .fetch("ssh://git@127.0.0.1:1/acme/catalog.git", "v1", ""))
+        .isInstanceOf(RemoteSources.Unavailable.class)
+        .hasMessageStartingWith("ssh sources need an SSH transport for JGit");
+  }
+
   private static void deleteRecursively(Path path) throws IOException {
     try (Stream<Path> walk = Files.walk(path)) {
       for (Path each : walk.sorted(Comparator.reverseOrder()).toList()) {
