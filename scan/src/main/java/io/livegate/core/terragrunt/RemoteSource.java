@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 record RemoteSource(String url, String subdir, String ref) {
   private static final Pattern FORCED = Pattern.compile("([A-Za-z0-9]+)::(.*)", Pattern.DOTALL);
   private static final Pattern SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://.*");
+  private static final Pattern USER_INFO = Pattern.compile("://[^/@?#]+@");
   private static final Pattern SCP = Pattern.compile("([A-Za-z0-9._-]+@[A-Za-z0-9.-]+):(.+)");
 
   /** A remote source that livegate does not fetch; the message says why. */
@@ -99,6 +100,11 @@ record RemoteSource(String url, String subdir, String ref) {
     return GitSourceCache.redact(url)
         + (inside.isEmpty() ? "" : "//" + inside)
         + (ref == null ? "" : "?ref=" + ref);
+  }
+
+  /** {@code source} as an error may show it: any user info after a {@code ://} left out. */
+  static String withoutUserInfo(String source) {
+    return USER_INFO.matcher(source).replaceAll("://");
   }
 
   /** The {@code ref} of a query string ({@code null} when there is none). */

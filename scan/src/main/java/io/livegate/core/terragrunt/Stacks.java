@@ -198,7 +198,15 @@ public final class Stacks {
       remote = RemoteSource.parse(source);
     } catch (RemoteSource.NotSupported e) {
       throw new InvalidTerragruntConfig(
-          file, block.line(), label + " (" + id + "): '" + source + "': " + e.getMessage());
+          file,
+          block.line(),
+          label
+              + " ("
+              + id
+              + "): '"
+              + RemoteSource.withoutUserInfo(source)
+              + "': "
+              + e.getMessage());
     }
     GeneratedTree.Location location;
     if (remote.isPresent()) {

@@ -177,7 +177,10 @@ class StacksTest {
                 DEV_LEGACY,
                 "default",
                 java.util.List.of(
-                    new Reason(Reason.Kind.DELETED_FILE, "live/dev/terragrunt.stack.hcl", null))));
+                    new Reason(Reason.Kind.DELETED_FILE, "live/dev/terragrunt.stack.hcl", null)),
+                java.util.List.of(),
+                java.util.List.of(),
+                true));
   }
 
   @Test

@@ -73,6 +73,13 @@ class RemoteSourceTest {
   }
 
   @Test
+  void sourceShownInAnErrorLeavesOutUserInfo() {
+    assertThat(
+            RemoteSource.withoutUserInfo("s3::https://AKIA:secret@s3.amazonaws.com/b/u.zip//app"))
+        .isEqualTo("s3::https://s3.amazonaws.com/b/u.zip//app");
+  }
+
+  @Test
   void addressNamesAFileOfTheSourceWithoutUserInfo() {
     RemoteSource source =
         RemoteSource.parse("git::https://ci:s3cret@example.com/acme/catalog.git//units/app?ref=v1")
