@@ -3,9 +3,12 @@ package io.livegate.core.repo;
 import io.livegate.core.LivegateException;
 import io.livegate.core.RepoPaths;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
@@ -54,6 +57,8 @@ public final class GitSourceCache implements RemoteSources {
   private static final int TIMEOUT_SECONDS = 60;
   private static final int MAX_FILE_BYTES = 8 * 1024 * 1024;
 
+  private static final Map<Path, Object> DIRECTORY_LOCKS = new ConcurrentHashMap<>();
+
   private final Path cacheDirectory;
   private final Map<String, Fetch> fetches = new ConcurrentHashMap<>();
 
@@ -85,11 +90,27 @@ public final class GitSourceCache implements RemoteSources {
 
     synchronized String commit(String url, String ref) {
       if (commit == null && failure == null) {
-        directory = cacheDirectory.resolve(hash(url + "\n" + (ref == null ? "" : ref)));
-        try {
-          commit = fetchCommit(directory, url, ref);
-        } catch (Unavailable e) {
-          failure = e;
+        String name = hash(url + "\n" + (ref == null ? "" : ref));
+        directory = cacheDirectory.resolve(name);
+        // Other scans of this JVM (pull request plans beside a deployment) and other processes
+        // may fetch the same (url, ref) into the same directory at the same time.
+        synchronized (DIRECTORY_LOCKS.computeIfAbsent(directory, key -> new Object())) {
+          try {
+            Files.createDirectories(cacheDirectory);
+            try (FileChannel channel =
+                    FileChannel.open(
+                        cacheDirectory.resolve(name + ".lock"),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE);
+                FileLock lock = channel.lock()) {
+              commit = fetchCommit(directory, url, ref);
+            }
+          } catch (Unavailable e) {
+            failure = e;
+          } catch (IOException e) {
+            failure =
+                new Unavailable("cannot use the source cache " + cacheDirectory + ": " + e, e);
+          }
         }
       }
       if (failure != null) {
