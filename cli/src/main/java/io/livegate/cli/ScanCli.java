@@ -4,6 +4,7 @@ import io.livegate.cli.render.GraphRenderer;
 import io.livegate.cli.render.TextRenderer;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
+import io.livegate.core.repo.GitSourceCache;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanScan;
@@ -118,6 +119,14 @@ final class ScanCli implements Callable<Integer> {
   private boolean allowPartial;
 
   @Option(
+      names = "--source-cache",
+      paramLabel = "DIR",
+      description =
+          "Where remote stack sources (git) are fetched to and kept between scans (default:"
+              + " ~/.cache/livegate/sources).")
+  private Path sourceCache;
+
+  @Option(
       names = "--runner",
       paramLabel = "terragrunt|terraform",
       defaultValue = "terragrunt",
@@ -157,7 +166,8 @@ final class ScanCli implements Callable<Integer> {
             pattern(),
             livegate.environment(),
             parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism,
-            allowPartial);
+            allowPartial,
+            sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache);
     DeployStack stack =
         mode == Mode.graph
             ? new GraphScan(progress).run(command)

@@ -15,11 +15,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -445,6 +448,46 @@ class ScanCliTest {
           .isNotNull();
       return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  @Test
+  void remoteStackSourceIsFetchedIntoTheSourceCacheAndAnUnreachableOneFailsNamingTheUnit()
+      throws Exception {
+    Path remote = dir.resolve("catalog.git");
+    try (TestRepo catalog = TestRepo.create(dir.resolve("catalog"))) {
+      catalog.write("units/app/terragrunt.hcl", "inputs = {\n  name = values.name\n}\n");
+      catalog.commit("catalog");
+      try (Git git = Git.open(catalog.root().toFile())) {
+        git.tag().setName("v1").call();
+        Git.init().setBare(true).setDirectory(remote.toFile()).call().close();
+        git.push().setRemote(remote.toUri().toString()).setPushAll().setPushTags().call();
+      }
+    }
+    String url = "file://" + remote;
+    repo.write(
+        "dev-account/stacks/terragrunt.stack.hcl",
+        "unit \"app\" {\n  source = \"git::"
+            + url
+            + "//units/app?ref=v1\"\n  path   = \"app\"\n  values = {\n    name = \"app\"\n  }\n}\n");
+    String head = repo.commit("an app from the remote catalog");
+    Path cache = dir.resolve("source-cache");
+
+    CliRun fetched = scan("--all", "--head", head, "--source-cache", cache.toString());
+    Files.walk(remote).sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    CliRun unreachable = scan("--all", "--head", head, "--source-cache", cache.toString());
+
+    assertThat(fetched.exitCode()).as(fetched.toString()).isZero();
+    assertThat(fetched.out()).contains("dev-account/stacks/.terragrunt-stack/app");
+    try (Stream<Path> entries = Files.list(cache)) {
+      assertThat(entries.filter(Files::isDirectory)).hasSize(1);
+    }
+    assertThat(unreachable.exitCode()).as(unreachable.toString()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(unreachable.err())
+        .contains(
+            "dev-account/stacks/terragrunt.stack.hcl:1: unit \"app\""
+                + " (dev-account/stacks/.terragrunt-stack/app): cannot fetch its source "
+                + url
+                + "//units/app?ref=v1: ");
   }
 
   @Test

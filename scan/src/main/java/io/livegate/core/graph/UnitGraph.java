@@ -5,6 +5,7 @@ import io.livegate.core.ProgressListener;
 import io.livegate.core.RepoPaths;
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
+import io.livegate.core.repo.RemoteSources;
 import io.livegate.core.repo.SourceTree;
 import io.livegate.core.terragrunt.DependencyDeclaration;
 import io.livegate.core.terragrunt.FileRead;
@@ -70,6 +71,7 @@ public final class UnitGraph {
    *
    * @param allowPartial whether a unit that cannot be read, or a dependency on something other than
    *     a unit, is a warning (the unit stays, with no dependencies or reads) instead of an error
+   * @param remoteSources fetches stack sources that live outside the repository
    * @throws InvalidTerragruntConfig listing every unit that cannot be read, and every dependency
    *     that points at something other than a unit, unless {@code allowPartial}
    */
@@ -79,8 +81,9 @@ public final class UnitGraph {
       Map<String, String> environment,
       int parallelism,
       ProgressListener progress,
-      boolean allowPartial) {
-    Stacks stacks = Stacks.expand(tree, environment);
+      boolean allowPartial,
+      RemoteSources remoteSources) {
+    Stacks stacks = Stacks.expand(tree, environment, remoteSources);
     SortedMap<String, Account> units = UnitDiscovery.discover(stacks.tree(), accountConfig);
     List<String> warnings = new ArrayList<>();
     stacks

@@ -8,6 +8,7 @@ import io.livegate.core.graph.Layering;
 import io.livegate.core.graph.UnitGraph;
 import io.livegate.core.repo.FileChange;
 import io.livegate.core.repo.GitRepo;
+import io.livegate.core.repo.RemoteSources;
 import io.livegate.core.stack.AccountOrder;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
@@ -123,14 +124,16 @@ final class ChangeSet {
    * merge. It is read leniently: a unit that cannot be read at the base keeps no reads there, and
    * the head graph, which is read as strictly as the command asks, decides the stack.
    */
-  static UnitGraph baseGraph(GitRepo repo, String base, ScanCommand command) {
+  static UnitGraph baseGraph(
+      GitRepo repo, String base, ScanCommand command, RemoteSources remoteSources) {
     return UnitGraph.read(
         repo.tree(base),
         command.accounts(),
         command.environment(),
         command.parallelism(),
         ProgressListener.silent(),
-        true);
+        true,
+        remoteSources);
   }
 
   private static boolean sameGeneration(String unit, UnitGraph head, UnitGraph base) {

@@ -4,6 +4,7 @@ import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.graph.UnitGraph;
 import io.livegate.core.repo.GitRepo;
+import io.livegate.core.repo.RemoteSources;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.PlannedExecution;
@@ -33,7 +34,8 @@ final class DeletedUnits {
       ScanCommand command,
       GitRepo repo,
       String base,
-      ProgressListener progress) {
+      ProgressListener progress,
+      RemoteSources remoteSources) {
     return ordered(
         stack,
         command.accounts(),
@@ -45,7 +47,8 @@ final class DeletedUnits {
               command.environment(),
               command.parallelism(),
               progress,
-              command.allowPartial());
+              command.allowPartial(),
+              remoteSources);
         });
   }
 

@@ -7,6 +7,8 @@ import io.livegate.core.drift.DriftReport;
 import io.livegate.core.flow.PlanJson;
 import io.livegate.core.graph.UnitGraph;
 import io.livegate.core.repo.GitRepo;
+import io.livegate.core.repo.GitSourceCache;
+import io.livegate.core.repo.RemoteSources;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
@@ -59,6 +61,7 @@ public final class DriftScan {
    *     file pattern are not used
    */
   public DriftReport run(ScanCommand command) {
+    RemoteSources remoteSources = new GitSourceCache(command.sourceCache());
     try (GitRepo repo = GitRepo.open(command.repository())) {
       String head = repo.resolve(command.head());
       if (!head.equals(repo.head())) {
@@ -78,7 +81,8 @@ public final class DriftScan {
               command.environment(),
               command.parallelism(),
               progress,
-              command.allowPartial());
+              command.allowPartial(),
+              remoteSources);
       return plan(graph, Path.of(repo.root()), head, command.parallelism());
     }
   }

@@ -4,6 +4,8 @@ import io.livegate.core.ProgressListener;
 import io.livegate.core.graph.UnitGraph;
 import io.livegate.core.repo.FileChange;
 import io.livegate.core.repo.GitRepo;
+import io.livegate.core.repo.GitSourceCache;
+import io.livegate.core.repo.RemoteSources;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.Reason;
 import io.livegate.core.stack.ScanMode;
@@ -24,6 +26,7 @@ public final class GraphScan {
   }
 
   public DeployStack run(ScanCommand command) {
+    RemoteSources remoteSources = new GitSourceCache(command.sourceCache());
     try (GitRepo repo = GitRepo.open(command.repository())) {
       String head = repo.resolve(command.head());
       String base = command.all() ? null : repo.resolve(command.base());
@@ -34,7 +37,8 @@ public final class GraphScan {
               command.environment(),
               command.parallelism(),
               progress,
-              command.allowPartial());
+              command.allowPartial(),
+              remoteSources);
       if (command.all()) {
         SortedMap<String, Set<Reason>> every = new TreeMap<>();
         graph
@@ -53,7 +57,10 @@ public final class GraphScan {
               + head.substring(0, 12));
       ChangeSet.Changes changes =
           ChangeSet.fromFiles(
-              files, command.filePattern(), graph, ChangeSet.baseGraph(repo, base, command));
+              files,
+              command.filePattern(),
+              graph,
+              ChangeSet.baseGraph(repo, base, command, remoteSources));
       DeployStack stack =
           ChangeSet.deployStack(
               ScanMode.GRAPH,
@@ -63,7 +70,7 @@ public final class GraphScan {
               command.accounts(),
               changes.changed(),
               changes.deleted());
-      return DeletedUnits.ordered(stack, command, repo, base, progress);
+      return DeletedUnits.ordered(stack, command, repo, base, progress, remoteSources);
     }
   }
 }

@@ -5,6 +5,8 @@ import io.livegate.core.ProgressListener;
 import io.livegate.core.graph.Layering;
 import io.livegate.core.graph.UnitGraph;
 import io.livegate.core.repo.GitRepo;
+import io.livegate.core.repo.GitSourceCache;
+import io.livegate.core.repo.RemoteSources;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
@@ -65,6 +67,7 @@ public final class PlanScan {
   private record Outcome(String unit, boolean changed, CommandResult failure) {}
 
   public DeployStack run(ScanCommand command) {
+    RemoteSources remoteSources = new GitSourceCache(command.sourceCache());
     try (GitRepo repo = GitRepo.open(command.repository())) {
       String head = repo.resolve(command.head());
       if (!head.equals(repo.head())) {
@@ -86,7 +89,8 @@ public final class PlanScan {
               command.environment(),
               command.parallelism(),
               progress,
-              command.allowPartial());
+              command.allowPartial(),
+              remoteSources);
       Layering.layers(
           graph.units(), graph.edgesWithin(graph.units()), graph::account, command.accounts());
       SortedMap<String, Set<Reason>> changed =
@@ -98,7 +102,7 @@ public final class PlanScan {
                       repo.changes(base, head),
                       command.filePattern(),
                       graph,
-                      ChangeSet.baseGraph(repo, base, command))
+                      ChangeSet.baseGraph(repo, base, command, remoteSources))
                   .deleted();
       return DeletedUnits.ordered(
           ChangeSet.deployStack(
@@ -106,7 +110,8 @@ public final class PlanScan {
           command,
           repo,
           base,
-          progress);
+          progress,
+          remoteSources);
     }
   }
 

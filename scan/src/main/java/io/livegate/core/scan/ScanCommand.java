@@ -2,6 +2,7 @@ package io.livegate.core.scan;
 
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
+import io.livegate.core.repo.GitSourceCache;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -18,6 +19,7 @@ import java.util.regex.Pattern;
  * @param environment what {@code get_env()} sees in configs
  * @param parallelism how many units are read or planned at once
  * @param allowPartial report units that cannot be resolved as warnings instead of failing
+ * @param sourceCache where remote stack sources are fetched to and kept between scans
  */
 public record ScanCommand(
     Path repository,
@@ -28,7 +30,8 @@ public record ScanCommand(
     Pattern filePattern,
     Map<String, String> environment,
     int parallelism,
-    boolean allowPartial) {
+    boolean allowPartial,
+    Path sourceCache) {
 
   /**
    * The default {@code filePattern}: HCL, Terraform, tfvars and JSON files. It filters only files
@@ -49,6 +52,30 @@ public record ScanCommand(
     this(repository, base, head, accounts, all, filePattern, environment, parallelism, false);
   }
 
+  /** A scan that fetches remote stack sources into the default cache directory. */
+  public ScanCommand(
+      Path repository,
+      String base,
+      String head,
+      Accounts accounts,
+      boolean all,
+      Pattern filePattern,
+      Map<String, String> environment,
+      int parallelism,
+      boolean allowPartial) {
+    this(
+        repository,
+        base,
+        head,
+        accounts,
+        all,
+        filePattern,
+        environment,
+        parallelism,
+        allowPartial,
+        GitSourceCache.defaultDirectory());
+  }
+
   /**
    * A file pattern as a scan matches it: against the whole path, with '.' matching any character, a
    * newline too, because git and terraform accept such names.
@@ -61,6 +88,7 @@ public record ScanCommand(
     Objects.requireNonNull(repository, "repository");
     Objects.requireNonNull(accounts, "accounts");
     Objects.requireNonNull(filePattern, "filePattern");
+    Objects.requireNonNull(sourceCache, "sourceCache");
     environment = Map.copyOf(environment);
     if (head == null || head.isBlank()) {
       throw new LivegateException("a head revision is required");

@@ -12,12 +12,34 @@ import java.util.Set;
 /**
  * A repository tree with the directories that {@code terragrunt stack generate} would write, held
  * in memory and never written: each generated directory shows the files of the directory it is
- * generated from. Reads through it name generated paths; {@link #realPath} gives the committed file
- * behind one, which is what a change touches.
+ * generated from, in the repository or in a fetched remote source. Reads through it name generated
+ * paths; {@link #realPath} gives the committed file behind one, which is what a change touches.
  */
 final class GeneratedTree implements SourceTree {
-  /** A generated directory and the committed (or itself generated) directory it copies. */
-  private record Copy(String generated, String source) {}
+  /**
+   * A directory of the repository, or of a fetched remote source.
+   *
+   * @param tree the repository, or the files of the remote source
+   * @param path the directory in {@code tree}
+   * @param remote the remote source that {@code tree} holds the files of; {@code null} for the
+   *     repository
+   */
+  record Location(SourceTree tree, String path, RemoteSource remote) {
+    /**
+     * The path of a file as a change or a reason names it; for a remote file, its go-getter
+     * address, which no change of the repository touches.
+     */
+    String realPath() {
+      return remote == null ? path : remote.address(path);
+    }
+
+    Location resolve(String rest) {
+      return new Location(tree, RepoPaths.join(path, rest), remote);
+    }
+  }
+
+  /** A generated directory and the directory it copies. */
+  private record Copy(String generated, Location source) {}
 
   private final SourceTree repository;
   private final List<Copy> copies = new ArrayList<>();
@@ -26,21 +48,26 @@ final class GeneratedTree implements SourceTree {
     this.repository = repository;
   }
 
-  /** Makes {@code generated} show the files of {@code source}, a path of this tree. */
-  void copy(String generated, String source) {
-    copies.add(new Copy(generated, realPath(source)));
+  /** Makes {@code generated} show the files of {@code source}. */
+  void copy(String generated, Location source) {
+    copies.add(new Copy(generated, source));
     copies.sort(Comparator.comparingInt((Copy copy) -> copy.generated().length()).reversed());
+  }
+
+  /** Where the file or directory {@code path} of this tree really is. */
+  Location locate(String path) {
+    for (Copy copy : copies) {
+      if (RepoPaths.isWithin(path, copy.generated())) {
+        String rest = path.substring(copy.generated().length());
+        return copy.source().resolve(rest.isEmpty() ? "" : rest.substring(1));
+      }
+    }
+    return new Location(repository, path, null);
   }
 
   /** The committed path behind {@code path}: itself unless it lies in a generated directory. */
   String realPath(String path) {
-    for (Copy copy : copies) {
-      if (RepoPaths.isWithin(path, copy.generated())) {
-        String rest = path.substring(copy.generated().length());
-        return RepoPaths.join(copy.source(), rest.isEmpty() ? "" : rest.substring(1));
-      }
-    }
-    return path;
+    return locate(path).realPath();
   }
 
   @Override
@@ -52,10 +79,11 @@ final class GeneratedTree implements SourceTree {
   public Collection<String> files() {
     Set<String> files = new LinkedHashSet<>(repository.files());
     for (Copy copy : copies) {
-      for (String file : repository.files()) {
-        if (RepoPaths.isWithin(file, copy.source()) && !file.equals(copy.source())) {
+      Location source = copy.source();
+      for (String file : source.tree().files()) {
+        if (RepoPaths.isWithin(file, source.path()) && !file.equals(source.path())) {
           String inside =
-              copy.source().isEmpty() ? file : file.substring(copy.source().length() + 1);
+              source.path().isEmpty() ? file : file.substring(source.path().length() + 1);
           files.add(RepoPaths.join(copy.generated(), inside));
         }
       }
@@ -65,17 +93,20 @@ final class GeneratedTree implements SourceTree {
 
   @Override
   public boolean isFile(String path) {
-    return repository.isFile(realPath(path));
+    Location location = locate(path);
+    return location.tree().isFile(location.path());
   }
 
   @Override
   public boolean isDirectory(String path) {
-    return repository.isDirectory(realPath(path))
+    Location location = locate(path);
+    return location.tree().isDirectory(location.path())
         || copies.stream().anyMatch(copy -> RepoPaths.isWithin(copy.generated(), path));
   }
 
   @Override
   public String read(String path) {
-    return repository.read(realPath(path));
+    Location location = locate(path);
+    return location.tree().read(location.path());
   }
 }

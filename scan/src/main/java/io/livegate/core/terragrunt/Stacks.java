@@ -5,6 +5,7 @@ import io.livegate.core.hcl.Attribute;
 import io.livegate.core.hcl.Block;
 import io.livegate.core.hcl.HclDocument;
 import io.livegate.core.hcl.InvalidHcl;
+import io.livegate.core.repo.RemoteSources;
 import io.livegate.core.repo.SourceTree;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -26,7 +27,8 @@ import java.util.stream.Collectors;
  *
  * <p>A directory that a {@code unit} block uses as its source is a catalog unit, not a unit, and a
  * stack file that a {@code stack} block uses as its source is a catalog stack, generated only where
- * it is used. Sources must be in the repository; a remote one is a problem naming the unit.
+ * it is used. A remote git source is fetched through {@link RemoteSources}; one that cannot be
+ * fetched, or of a kind other than git, is a problem naming the unit.
  */
 public final class Stacks {
   /** The file that declares a stack. */
@@ -39,18 +41,26 @@ public final class Stacks {
 
   private final GeneratedTree tree;
   private final TerragruntConfigReader reader;
+  private final RemoteSources remoteSources;
   private final Map<String, GeneratedUnit> units = new TreeMap<>();
   private final SortedMap<String, String> problems = new TreeMap<>();
   private final SortedMap<String, String> catalogUnits = new TreeMap<>();
   private final Set<String> catalogStacks = new TreeSet<>();
 
-  private Stacks(SourceTree repository, Map<String, String> environment) {
+  private Stacks(
+      SourceTree repository, Map<String, String> environment, RemoteSources remoteSources) {
     this.tree = new GeneratedTree(repository);
     this.reader = new TerragruntConfigReader(tree, environment);
+    this.remoteSources = remoteSources;
   }
 
-  /** Generates every committed stack of {@code repository} that no stack block uses as a source. */
-  public static Stacks expand(SourceTree repository, Map<String, String> environment) {
+  /**
+   * Generates every committed stack of {@code repository} that no stack block uses as a source.
+   *
+   * @param remoteSources fetches the sources outside the repository
+   */
+  public static Stacks expand(
+      SourceTree repository, Map<String, String> environment, RemoteSources remoteSources) {
     List<String> stackFiles =
         repository.files().stream()
             .filter(file -> RepoPaths.fileName(file).equals(STACK_FILE))
@@ -58,12 +68,12 @@ public final class Stacks {
             .sorted()
             .toList();
     if (stackFiles.isEmpty()) {
-      return new Stacks(repository, environment);
+      return new Stacks(repository, environment, remoteSources);
     }
     // A first pass finds the catalog stacks, which the second pass generates only where used.
-    Stacks survey = new Stacks(repository, environment);
+    Stacks survey = new Stacks(repository, environment, remoteSources);
     stackFiles.forEach(file -> survey.generate(file, RepoPaths.parent(file), null, List.of()));
-    Stacks stacks = new Stacks(repository, environment);
+    Stacks stacks = new Stacks(repository, environment, remoteSources);
     stackFiles.stream()
         .filter(file -> !survey.catalogStacks.contains(RepoPaths.parent(file)))
         .forEach(file -> stacks.generate(file, RepoPaths.parent(file), null, List.of()));
@@ -137,7 +147,7 @@ public final class Stacks {
         }
         String id = UnitDiscovery.unitId(generated);
         try {
-          String source = source(stack, block, label, id, isUnit);
+          GeneratedTree.Location source = source(stack, block, label, id, isUnit);
           Object unitValues =
               block
                   .attribute("values")
@@ -146,9 +156,11 @@ public final class Stacks {
                   .map(TerragruntFunctions::materialize)
                   .orElse(Map.of());
           tree.copy(generated, source);
-          String realSource = tree.realPath(source);
+          String realSource = source.realPath();
           if (isUnit) {
-            catalogUnits.putIfAbsent(realSource, id);
+            if (source.remote() == null) {
+              catalogUnits.putIfAbsent(realSource, id);
+            }
             Set<FileRead> unitReads = new LinkedHashSet<>();
             stackChain.forEach(file -> unitReads.add(new FileRead(file, FileRead.Via.STACK)));
             reads.forEach(
@@ -176,36 +188,57 @@ public final class Stacks {
     }
   }
 
-  private String source(
+  private GeneratedTree.Location source(
       ConfigEvaluation stack, Block block, String label, String id, boolean isUnit) {
     String file = stack.document().file();
     String source = text(stack, block, "source", label);
-    String location = source.contains("?") ? source.substring(0, source.indexOf('?')) : source;
-    if (location.contains("::")
-        || location.contains("://")
-        || location.startsWith("git@")
-        || location.startsWith("github.com/")
-        || location.startsWith("bitbucket.org/")) {
+    String needed = isUnit ? TerragruntConfigReader.CONFIG_FILE : STACK_FILE;
+    Optional<RemoteSource> remote;
+    try {
+      remote = RemoteSource.parse(source);
+    } catch (RemoteSource.NotSupported e) {
       throw new InvalidTerragruntConfig(
           file,
           block.line(),
           label
               + " ("
               + id
-              + "): its source '"
-              + source
-              + "' is not in the repository; livegate reads stack sources only from the"
-              + " repository, so this unit cannot be scanned");
+              + "): '"
+              + RemoteSource.withoutUserInfo(source)
+              + "': "
+              + e.getMessage());
     }
-    String dir = stack.fileToRepoPath(location.replace("//", "/"));
-    String needed = isUnit ? TerragruntConfigReader.CONFIG_FILE : STACK_FILE;
-    if (dir == null || !tree.isFile(RepoPaths.join(dir, needed))) {
+    GeneratedTree.Location location;
+    if (remote.isPresent()) {
+      RemoteSource fetched = remote.get();
+      try {
+        location =
+            new GeneratedTree.Location(
+                remoteSources.fetch(fetched.url(), fetched.ref(), fetched.subdir()), "", fetched);
+      } catch (RemoteSources.Unavailable e) {
+        throw new InvalidTerragruntConfig(
+            file,
+            block.line(),
+            label
+                + " ("
+                + id
+                + "): cannot fetch its source "
+                + fetched.address("")
+                + ": "
+                + e.getMessage());
+      }
+    } else {
+      String path = source.contains("?") ? source.substring(0, source.indexOf('?')) : source;
+      String dir = stack.fileToRepoPath(path.replace("//", "/"));
+      location = dir == null ? null : tree.locate(dir);
+    }
+    if (location == null || !location.tree().isFile(RepoPaths.join(location.path(), needed))) {
       throw new InvalidTerragruntConfig(
           file,
           block.line(),
           label + " (" + id + "): its source '" + source + "' has no " + needed);
     }
-    return dir;
+    return location;
   }
 
   private static String text(ConfigEvaluation stack, Block block, String name, String label) {

@@ -4,6 +4,7 @@ import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.graph.UnitGraph;
 import io.livegate.core.repo.GitRepo;
+import io.livegate.core.repo.GitSourceCache;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.ScanCommand;
 import io.livegate.core.stack.DeployStack;
@@ -201,7 +202,8 @@ public final class GraphScanBenchmark {
               Map.of(),
               parallelism,
               ProgressListener.silent(),
-              false);
+              false,
+              new GitSourceCache(GitSourceCache.defaultDirectory()));
       long edges =
           graph.units().stream().mapToLong(unit -> graph.config(unit).dependencies().size()).sum();
       return String.format(

@@ -184,30 +184,30 @@ class StacksTest {
   }
 
   @Test
-  void remoteStackSourceIsOneErrorNamingTheUnit() {
+  void stackSourceOfAKindOtherThanGitIsOneErrorNamingTheUnit() {
     repo.write(
         "live/prod/terragrunt.stack.hcl",
-        prodStack("git::https://github.com/acme/catalog.git//units/vpc?ref=v1.0.0"));
-    String head = repo.commit("vpc from a remote catalog");
+        prodStack("s3::https://s3.amazonaws.com/acme-catalog/units.zip//vpc"));
+    String head = repo.commit("vpc from an s3 archive");
 
     assertThatThrownBy(() -> allUnits(repo, head))
         .isInstanceOf(InvalidTerragruntConfig.class)
         .hasMessage(
             "live/prod/terragrunt.stack.hcl:1: unit \"vpc\" ("
                 + PROD_VPC
-                + "): its source 'git::https://github.com/acme/catalog.git//units/vpc?ref=v1.0.0'"
-                + " is not in the repository; livegate reads stack sources only from the"
-                + " repository, so this unit cannot be scanned (unit "
+                + "): 's3::https://s3.amazonaws.com/acme-catalog/units.zip//vpc': source kind"
+                + " not supported: s3::; livegate fetches git sources only (git::<url>,"
+                + " github.com/<org>/<repo>, git@<host>:<path>) (unit "
                 + PROD_VPC
                 + ")");
   }
 
   @Test
-  void remoteStackSourceIsAWarningWhenPartialScansAreAllowed() {
+  void stackSourceOfAKindOtherThanGitIsAWarningWhenPartialScansAreAllowed() {
     repo.write(
         "live/prod/terragrunt.stack.hcl",
-        prodStack("git::https://github.com/acme/catalog.git//units/vpc?ref=v1.0.0"));
-    String head = repo.commit("vpc from a remote catalog");
+        prodStack("s3::https://s3.amazonaws.com/acme-catalog/units.zip//vpc"));
+    String head = repo.commit("vpc from an s3 archive");
 
     DeployStack stack =
         new GraphScan(ProgressListener.silent())
@@ -230,9 +230,9 @@ class StacksTest {
         .containsExactly(
             "--allow-partial: live/prod/terragrunt.stack.hcl:1: unit \"vpc\" ("
                 + PROD_VPC
-                + "): its source 'git::https://github.com/acme/catalog.git//units/vpc?ref=v1.0.0'"
-                + " is not in the repository; livegate reads stack sources only from the"
-                + " repository, so this unit cannot be scanned (unit "
+                + "): 's3::https://s3.amazonaws.com/acme-catalog/units.zip//vpc': source kind"
+                + " not supported: s3::; livegate fetches git sources only (git::<url>,"
+                + " github.com/<org>/<repo>, git@<host>:<path>) (unit "
                 + PROD_VPC
                 + ")");
   }
