@@ -1,5 +1,6 @@
 package io.livegate.tasks;
 
+import io.livegate.aws.AssumedRoleRunner;
 import io.livegate.aws.AwsClients;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.AwsSettings;
@@ -36,7 +37,7 @@ import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.core.vote.Mailer;
 import io.livegate.process.ProcessCommandRunner;
-import io.livegate.process.Sandbox;
+import io.livegate.process.SetprivSandbox;
 import io.livegate.process.TerraRunUnitPlanner;
 import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
@@ -45,6 +46,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -58,6 +60,7 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sesv2.SesV2Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
+import software.amazon.awssdk.services.sts.StsClient;
 
 /**
  * The tasks' composition root: the only place that reads their environment.
@@ -144,10 +147,11 @@ public final class TaskWiring {
         new SfnTaskTokens(aws.build(SfnClient.builder())),
         checkout(),
         deploymentStatuses(),
-        new ProcessCommandRunner(out::println),
+        withAccountRoles(new ProcessCommandRunner(out::println), "livegate-terra-run"),
         runner(),
+        imageUser(),
         workspace(),
-        environment,
+        terraformEnvironment(),
         Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
         out::println,
         clock);
@@ -170,7 +174,10 @@ public final class TaskWiring {
         scan.equals("graph")
             ? new GraphScan(out::println)::run
             : new PlanScan(
-                    new ProcessCommandRunner(out::println), runner, environment, out::println)
+                    withAccountRoles(new ProcessCommandRunner(out::println), "livegate-scan"),
+                    runner,
+                    environment,
+                    out::println)
                 ::run,
         checkout(),
         accounts,
@@ -246,11 +253,13 @@ public final class TaskWiring {
     return new PlanUnit(
         pullRequestCheckout(),
         new TerraRunUnitPlanner(
-            new ProcessCommandRunner(line -> out.println("[" + unit + "] " + line)),
+            withAccountRoles(
+                new ProcessCommandRunner(line -> out.println("[" + unit + "] " + line)),
+                "livegate-pr-plan"),
             runner(),
             workspace().resolve("plans"),
-            Map.of(),
-            Sandbox.none("the task's container is the sandbox")),
+            terraformEnvironment(),
+            imageUser()),
         accounts(),
         github.statuses(out::println),
         planComments(),
@@ -272,7 +281,11 @@ public final class TaskWiring {
     return new DriftJob(
         checkout(),
         workspace().resolve("repository"),
-        new DriftScan(new ProcessCommandRunner(out::println), runner(), environment, out::println),
+        new DriftScan(
+            withAccountRoles(new ProcessCommandRunner(out::println), "livegate-drift"),
+            runner(),
+            environment,
+            out::println),
         accounts(),
         github.driftIssues().map(issues -> new ReportDrift(issues, mailer, out::println)),
         out::println);
@@ -299,6 +312,35 @@ public final class TaskWiring {
   private Accounts accounts() {
     return AccountsFile.parse(
         RuntimeContract.Tasks.ACCOUNTS, Env.required(environment, RuntimeContract.Tasks.ACCOUNTS));
+  }
+
+  /**
+   * terraform and terragrunt run as the image's unprivileged user, the task's Java as root: the
+   * code being deployed cannot read the Java process's environment (container credentials, task
+   * token, metadb settings) nor its memory. See docs/security.md.
+   */
+  private SetprivSandbox imageUser() {
+    return new SetprivSandbox(
+        SetprivSandbox.IMAGE_USER, SetprivSandbox.IMAGE_USER, workspace().resolve("home"));
+  }
+
+  /** The task's environment with the home of the user terraform runs as. */
+  private Map<String, String> terraformEnvironment() {
+    Map<String, String> terraform = new HashMap<>(environment);
+    terraform.put("HOME", imageUser().home().toString());
+    return terraform;
+  }
+
+  /**
+   * Each command runs with the session of the account role its argv names, assumed with the task
+   * role ({@link AssumedRoleRunner}); the task role's own credentials never reach terraform.
+   */
+  private AssumedRoleRunner withAccountRoles(ProcessCommandRunner processes, String sessionName) {
+    return new AssumedRoleRunner(
+        processes,
+        aws.build(StsClient.builder()),
+        Env.required(environment, "AWS_REGION"),
+        sessionName);
   }
 
   private Path workspace() {

@@ -17,6 +17,7 @@ import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.vote.ApplyGate;
 import io.livegate.core.vote.VoteStore;
+import io.livegate.process.Sandbox;
 import io.livegate.process.TerraRun;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.PlanResult;
@@ -45,6 +46,7 @@ public final class TerraRunJob {
   private final CommitStatusPublisher statuses;
   private final CommandRunner runner;
   private final RunnerKind kind;
+  private final Sandbox sandbox;
   private final Path workspace;
   private final Map<String, String> environment;
   private final String logUrl;
@@ -55,6 +57,8 @@ public final class TerraRunJob {
    * @param statuses where {@code livegate/deploy: <unit>} goes at each step, with the log link
    * @param workspace where the repository is checked out; it persists between Plan and Apply only
    *     when the runtime keeps it (tests do; a task gets a fresh one, with state in its backend)
+   * @param sandbox how terraform and terragrunt are kept from the task's own rights (on ECS: as an
+   *     unprivileged user, {@link io.livegate.process.SetprivSandbox})
    * @param environment the environment of terraform or terragrunt
    */
   public TerraRunJob(
@@ -67,6 +71,7 @@ public final class TerraRunJob {
       CommitStatusPublisher statuses,
       CommandRunner runner,
       RunnerKind kind,
+      Sandbox sandbox,
       Path workspace,
       Map<String, String> environment,
       String logUrl,
@@ -81,6 +86,7 @@ public final class TerraRunJob {
     this.statuses = statuses;
     this.runner = runner;
     this.kind = kind;
+    this.sandbox = sandbox;
     this.workspace = workspace;
     this.environment = Map.copyOf(environment);
     this.logUrl = logUrl;
@@ -249,6 +255,6 @@ public final class TerraRunJob {
     } catch (IOException e) {
       throw new LivegateException("cannot create " + plans + ": " + e.getMessage(), e);
     }
-    return new TerraRun(runner, kind, root, plans, environment);
+    return new TerraRun(runner, kind, root, plans, environment, sandbox);
   }
 }

@@ -119,8 +119,9 @@ public final class ProcessCommandRunner implements CommandRunner {
             .redirectOutput(stdoutFile.toFile())
             .redirectError(stderrFile.toFile());
     builder.environment().clear();
-    builder.environment().putAll(RunnerEnvironment.allowed(System.getenv()));
-    builder.environment().putAll(RunnerEnvironment.allowed(command.environment()));
+    builder
+        .environment()
+        .putAll(RunnerEnvironment.forCommand(System.getenv(), command.environment()));
     Process process;
     try {
       process = builder.start();

@@ -13,7 +13,11 @@ import java.util.TreeMap;
  * <p>Allowed: what a process needs to run ({@code PATH}, {@code HOME}, the user, locale, time zone
  * and temp directory), proxies and CA bundles, terraform's and terragrunt's own settings ({@code
  * TF_*}, {@code TG_*}, {@code TERRAGRUNT_*}), and the AWS credential chain's variables listed in
- * {@link #AWS}: the credentials of the role the plan or apply runs with.
+ * {@link #AWS}: the credentials of the role the plan or apply runs with. Never the ECS container
+ * credentials ({@code AWS_CONTAINER_CREDENTIALS_RELATIVE_URI}, {@code …_FULL_URI}, {@code
+ * AWS_CONTAINER_AUTHORIZATION_TOKEN}): they are the task role's, which may read the metadb secret,
+ * write plan artifacts and answer task tokens. The ECS tasks hand terraform the session of the
+ * account's plan or apply role instead ({@link #forCommand}).
  */
 public final class RunnerEnvironment {
   private static final Set<String> NAMES =
@@ -35,7 +39,7 @@ public final class RunnerEnvironment {
           "https_proxy",
           "no_proxy");
 
-  /** The AWS SDKs' credential and region variables; on ECS, the container credentials too. */
+  /** The AWS SDKs' credential and region variables. */
   static final Set<String> AWS =
       Set.of(
           "AWS_ACCESS_KEY_ID",
@@ -48,10 +52,17 @@ public final class RunnerEnvironment {
           "AWS_SHARED_CREDENTIALS_FILE",
           "AWS_CA_BUNDLE",
           "AWS_ENDPOINT_URL",
-          "AWS_STS_REGIONAL_ENDPOINTS",
-          "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-          "AWS_CONTAINER_CREDENTIALS_FULL_URI",
-          "AWS_CONTAINER_AUTHORIZATION_TOKEN");
+          "AWS_STS_REGIONAL_ENDPOINTS");
+
+  /** Where the credentials come from: replaced as a whole when a command brings its own. */
+  private static final Set<String> CREDENTIALS =
+      Set.of(
+          "AWS_ACCESS_KEY_ID",
+          "AWS_SECRET_ACCESS_KEY",
+          "AWS_SESSION_TOKEN",
+          "AWS_PROFILE",
+          "AWS_CONFIG_FILE",
+          "AWS_SHARED_CREDENTIALS_FILE");
 
   private static final String[] PREFIXES = {"TF_", "TG_", "TERRAGRUNT_", "LC_"};
 
@@ -67,6 +78,22 @@ public final class RunnerEnvironment {
           }
         });
     return allowed;
+  }
+
+  /**
+   * The environment of one command: the allowed part of livegate's own {@code environment} under
+   * the allowed part of the command's. When the command brings credentials ({@code
+   * AWS_ACCESS_KEY_ID}: a role's session), livegate's own credential variables are left out, so
+   * that a profile or key of livegate's cannot take precedence over, or stand beside, the role's.
+   */
+  public static Map<String, String> forCommand(
+      Map<String, String> environment, Map<String, String> command) {
+    Map<String, String> merged = allowed(environment);
+    if (command.containsKey("AWS_ACCESS_KEY_ID")) {
+      merged.keySet().removeAll(CREDENTIALS);
+    }
+    merged.putAll(allowed(command));
+    return merged;
   }
 
   static boolean isAllowed(String name) {

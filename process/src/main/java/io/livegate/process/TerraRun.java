@@ -108,7 +108,7 @@ public final class TerraRun {
    * deleted unit runs from a checkout of the base commit.
    */
   public TerraRun at(Path root) {
-    return new TerraRun(runner, kind, root, plans, environment);
+    return new TerraRun(runner, kind, root, plans, environment, sandbox);
   }
 
   public Path planFile(Execution execution) {

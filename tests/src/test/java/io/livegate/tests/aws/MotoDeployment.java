@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.aws.AssumedRoleRunner;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.SfnFlows;
@@ -33,6 +34,7 @@ import io.livegate.lambdas.approval.ApprovalResponseHandler;
 import io.livegate.lambdas.approval.ApprovalWiring;
 import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.Sandbox;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.statemachine.DeployFlow;
@@ -89,6 +91,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.ssm.model.ParameterType;
+import software.amazon.awssdk.services.sts.StsClient;
 
 /**
  * One deployment on moto: the real ASL runs in moto's Step Functions; this harness plays the ECS
@@ -178,6 +181,21 @@ public final class MotoDeployment implements AutoCloseable {
   long deploymentId;
 
   public MotoDeployment(MotoServer moto, Path dir, LiveRepo repo, Settings settings) {
+    this(moto, dir, repo, settings, Sandbox.none("the harness runs terraform as itself"), Map.of());
+  }
+
+  /**
+   * @param sandbox how terra-run runs terraform ({@link io.livegate.process.SetprivSandbox} as the
+   *     tasks wire it)
+   * @param terraformEnvironment the environment terra-run hands terraform, as the task's would be
+   */
+  public MotoDeployment(
+      MotoServer moto,
+      Path dir,
+      LiveRepo repo,
+      Settings settings,
+      Sandbox sandbox,
+      Map<String, String> terraformEnvironment) {
     this.moto = moto;
     this.dir = dir;
     this.repo = repo;
@@ -306,10 +324,15 @@ public final class MotoDeployment implements AutoCloseable {
             tokens,
             new Checkout(repo.root().toString(), Optional.empty()),
             statuses,
-            new ProcessCommandRunner(line -> {}),
+            new AssumedRoleRunner(
+                new ProcessCommandRunner(line -> {}),
+                moto.client(StsClient.builder()),
+                moto.region().id(),
+                "livegate-terra-run"),
             RunnerKind.TERRAFORM,
+            sandbox,
             workspace(),
-            Map.of(),
+            terraformEnvironment,
             LOG_URL,
             System.out::println,
             clock);
