@@ -99,7 +99,10 @@ public final class UnitGraph {
     TerragruntConfigReader reader = new TerragruntConfigReader(stacks, environment);
     List<String> ids = new ArrayList<>(units.keySet());
     Map<String, UnitConfig> configs = new HashMap<>();
-    SortedMap<String, String> problems = new TreeMap<>(stacks.problems());
+    SortedMap<String, List<String>> problems = new TreeMap<>();
+    stacks
+        .problems()
+        .forEach((unit, message) -> problems.put(unit, new ArrayList<>(List.of(message))));
     AtomicInteger done = new AtomicInteger();
     int reportEvery = Math.max(1000, ids.size() / 10);
     ExecutorService pool =
@@ -139,7 +142,7 @@ public final class UnitGraph {
             configs.put(config.unit(), config);
           } else {
             Problem problem = (Problem) result;
-            problems.put(problem.unit(), problem.message());
+            problems.put(problem.unit(), new ArrayList<>(List.of(problem.message())));
           }
         }
       }
@@ -168,10 +171,9 @@ public final class UnitGraph {
         // A unit a stack could not generate is already one problem; its dependents add none.
         if (!units.containsKey(dependency.target())
             && !stacks.problems().containsKey(dependency.target())) {
-          problems.merge(
-              config.unit(),
-              notAUnit(stacks.tree(), dependency, parents),
-              (a, b) -> a + "\n  " + b);
+          problems
+              .computeIfAbsent(config.unit(), unit -> new ArrayList<>())
+              .add(notAUnit(stacks.tree(), dependency, parents));
         }
       }
     }
@@ -227,15 +229,18 @@ public final class UnitGraph {
   }
 
   /**
-   * One line per problem. A broken file that many units include or read fails each of them with the
-   * same message, so it is listed once, with the units it stops; a problem in a file other than the
-   * unit's own config names the unit too.
+   * One line per problem, so a unit with two bad dependencies is two problems. A broken file that
+   * many units include or read fails each of them with the same message, so it is one problem,
+   * listed once with the units it stops; a problem in a file other than the unit's own config names
+   * the unit too.
    */
-  private static List<String> describe(SortedMap<String, String> problems) {
+  private static List<String> describe(SortedMap<String, List<String>> problems) {
     Map<String, List<String>> unitsByProblem = new LinkedHashMap<>();
     problems.forEach(
-        (unit, message) ->
-            unitsByProblem.computeIfAbsent(message, key -> new ArrayList<>()).add(unit));
+        (unit, messages) ->
+            messages.forEach(
+                message ->
+                    unitsByProblem.computeIfAbsent(message, key -> new ArrayList<>()).add(unit)));
     List<String> lines = new ArrayList<>();
     unitsByProblem.forEach(
         (message, affected) -> {

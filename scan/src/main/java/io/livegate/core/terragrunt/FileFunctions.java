@@ -79,7 +79,12 @@ final class FileFunctions {
     if (!config.reader().tree().isFile(target)) {
       return Unknown.at(file, line, function + "(): '" + path + "' does not exist");
     }
-    config.reads().add(new FileRead(target, FileRead.Via.FILE));
+    config
+        .reads()
+        .add(
+            new FileRead(
+                target,
+                function.equals("templatefile") ? FileRead.Via.TEMPLATEFILE : FileRead.Via.FILE));
     String content = config.reader().tree().read(target);
     if (function.equals("templatefile")) {
       return templatefile(target, content, arguments, file, line);

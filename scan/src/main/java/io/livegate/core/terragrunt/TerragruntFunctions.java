@@ -89,17 +89,6 @@ final class TerragruntFunctions {
       case "get_env" -> getEnv(arguments, file, line);
       case "read_terragrunt_config" -> readTerragruntConfig(arguments, file, line);
       case "file" -> readFile(arguments, file, line);
-      case "templatefile" ->
-          fileFunction(
-              arguments,
-              file,
-              line,
-              FileRead.Via.TEMPLATEFILE,
-              path ->
-                  Unknown.at(
-                      file,
-                      line,
-                      "templatefile() is not rendered by a livegate scan; its value is not known"));
       case "sops_decrypt_file" ->
           fileFunction(
               arguments,

@@ -164,7 +164,7 @@ class StacksTest {
   }
 
   @Test
-  void unitBlockRemovedFromAStackFileIsADeletedUnit() {
+  void unitBlockRemovedFromAStackFileIsADeletedUnitThatItsAccountDestroys() {
     String dev = repo.read("live/dev/terragrunt.stack.hcl");
     repo.write("live/dev/terragrunt.stack.hcl", dev.substring(0, dev.indexOf("unit \"legacy\"")));
 
@@ -177,7 +177,10 @@ class StacksTest {
                 DEV_LEGACY,
                 "default",
                 java.util.List.of(
-                    new Reason(Reason.Kind.DELETED_FILE, "live/dev/terragrunt.stack.hcl", null))));
+                    new Reason(Reason.Kind.DELETED_FILE, "live/dev/terragrunt.stack.hcl", null)),
+                java.util.List.of(),
+                java.util.List.of(),
+                true));
   }
 
   @Test
