@@ -32,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * Every unit of one revision with its account, its config, who depends on it, and which units read
@@ -44,12 +45,17 @@ public final class UnitGraph {
   private final Map<String, Map<String, FileRead.Via>> readers = new HashMap<>();
   private final List<String> warnings;
   private final SortedMap<String, String> excluded = new TreeMap<>();
+  private final Set<String> notAsRead;
 
   private UnitGraph(
-      SortedMap<String, Account> accounts, Map<String, UnitConfig> configs, List<String> warnings) {
+      SortedMap<String, Account> accounts,
+      Map<String, UnitConfig> configs,
+      List<String> warnings,
+      Set<String> notAsRead) {
     this.accounts = accounts;
     this.configs = configs;
     this.warnings = List.copyOf(warnings);
+    this.notAsRead = Set.copyOf(notAsRead);
     computeExclusions();
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
@@ -80,6 +86,26 @@ public final class UnitGraph {
       int parallelism,
       ProgressListener progress,
       boolean allowPartial) {
+    return read(
+        tree, accountConfig, environment, parallelism, progress, allowPartial, unit -> null);
+  }
+
+  /**
+   * As {@link #read(SourceTree, Accounts, Map, int, ProgressListener, boolean)}, taking the config
+   * of a unit from {@code alreadyRead} where it gives one instead of reading the unit's files.
+   *
+   * @param alreadyRead the config of a unit as read from the very same files (in another commit
+   *     whose files the unit reads are unchanged), or {@code null} to read the unit; never asked
+   *     about a unit that a stack of {@code tree} generates
+   */
+  public static UnitGraph read(
+      SourceTree tree,
+      Accounts accountConfig,
+      Map<String, String> environment,
+      int parallelism,
+      ProgressListener progress,
+      boolean allowPartial,
+      Function<String, UnitConfig> alreadyRead) {
     Stacks stacks = Stacks.expand(tree, environment);
     SortedMap<String, Account> units = UnitDiscovery.discover(stacks.tree(), accountConfig);
     List<String> warnings = new ArrayList<>();
@@ -124,7 +150,9 @@ public final class UnitGraph {
                   List<Object> results = new ArrayList<>(batch.size());
                   for (String unit : batch) {
                     try {
-                      results.add(reader.read(unit));
+                      UnitConfig known =
+                          stacks.units().containsKey(unit) ? null : alreadyRead.apply(unit);
+                      results.add(known != null ? known : reader.read(unit));
                     } catch (LivegateException e) {
                       results.add(new Problem(unit, e.getMessage()));
                     }
@@ -203,7 +231,7 @@ public final class UnitGraph {
               config == null ? Optional.empty() : config.stackFingerprint()));
     }
     describe(problems).forEach(problem -> warnings.add("--allow-partial: " + problem));
-    return new UnitGraph(units, configs, warnings);
+    return new UnitGraph(units, configs, warnings, problems.keySet());
   }
 
   /**
@@ -337,6 +365,14 @@ public final class UnitGraph {
 
   public UnitConfig config(String unit) {
     return configs.get(unit);
+  }
+
+  /**
+   * The config of {@code unit} exactly as its files gave it: empty when the unit could not be read,
+   * or lost dependencies to {@code --allow-partial}, or is not a unit.
+   */
+  public Optional<UnitConfig> configAsRead(String unit) {
+    return notAsRead.contains(unit) ? Optional.empty() : Optional.ofNullable(configs.get(unit));
   }
 
   /** The units that declare a dependency on {@code unit}, sorted. */

@@ -8,11 +8,13 @@ import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.terragrunt.DependencyDeclaration;
+import io.livegate.core.terragrunt.UnitConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -27,13 +29,17 @@ final class DeletedUnits {
 
   /**
    * {@code stack} with its deleted units ordered from the graph at {@code base} in {@code repo}.
+   *
+   * @param unchanged the configs that the base shares with the head, as {@link
+   *     ChangeSet#unchangedConfigs} gives them, so that only the others are read again
    */
   static DeployStack ordered(
       DeployStack stack,
       ScanCommand command,
       GitRepo repo,
       String base,
-      ProgressListener progress) {
+      ProgressListener progress,
+      Function<String, UnitConfig> unchanged) {
     return ordered(
         stack,
         command.accounts(),
@@ -45,7 +51,8 @@ final class DeletedUnits {
               command.environment(),
               command.parallelism(),
               progress,
-              command.allowPartial());
+              command.allowPartial(),
+              unchanged);
         });
   }
 

@@ -53,7 +53,10 @@ public final class GraphScan {
               + head.substring(0, 12));
       ChangeSet.Changes changes =
           ChangeSet.fromFiles(
-              files, command.filePattern(), graph, ChangeSet.baseGraph(repo, base, command));
+              files,
+              command.filePattern(),
+              graph,
+              ChangeSet.baseGraph(repo, base, command, graph, files));
       DeployStack stack =
           ChangeSet.deployStack(
               ScanMode.GRAPH,
@@ -63,7 +66,8 @@ public final class GraphScan {
               command.accounts(),
               changes.changed(),
               changes.deleted());
-      return DeletedUnits.ordered(stack, command, repo, base, progress);
+      return DeletedUnits.ordered(
+          stack, command, repo, base, progress, ChangeSet.unchangedConfigs(graph, files));
     }
   }
 }

@@ -4,6 +4,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.graph.Layering;
 import io.livegate.core.graph.UnitGraph;
+import io.livegate.core.repo.FileChange;
 import io.livegate.core.repo.GitRepo;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
@@ -91,14 +92,15 @@ public final class PlanScan {
           graph.units(), graph.edgesWithin(graph.units()), graph::account, command.accounts());
       SortedMap<String, Set<Reason>> changed =
           plan(graph, Path.of(repo.root()), command.parallelism());
+      List<FileChange> files = command.all() ? List.of() : repo.changes(base, head);
       SortedMap<String, DeletedUnit> deleted =
           command.all()
               ? new TreeMap<>()
               : ChangeSet.fromFiles(
-                      repo.changes(base, head),
+                      files,
                       command.filePattern(),
                       graph,
-                      ChangeSet.baseGraph(repo, base, command))
+                      ChangeSet.baseGraph(repo, base, command, graph, files))
                   .deleted();
       return DeletedUnits.ordered(
           ChangeSet.deployStack(
@@ -106,7 +108,8 @@ public final class PlanScan {
           command,
           repo,
           base,
-          progress);
+          progress,
+          ChangeSet.unchangedConfigs(graph, files));
     }
   }
 

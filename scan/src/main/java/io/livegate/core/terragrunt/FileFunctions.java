@@ -76,15 +76,16 @@ final class FileFunctions {
       List<Supplier<Object>> arguments,
       String file,
       int line) {
-    if (!config.reader().tree().isFile(target)) {
-      return Unknown.at(file, line, function + "(): '" + path + "' does not exist");
-    }
+    // A file looked for and found missing counts as read too: adding it changes the unit.
     config
         .reads()
         .add(
             new FileRead(
                 target,
                 function.equals("templatefile") ? FileRead.Via.TEMPLATEFILE : FileRead.Via.FILE));
+    if (!config.reader().tree().isFile(target)) {
+      return Unknown.at(file, line, function + "(): '" + path + "' does not exist");
+    }
     String content = config.reader().tree().read(target);
     if (function.equals("templatefile")) {
       return templatefile(target, content, arguments, file, line);
@@ -137,6 +138,9 @@ final class FileFunctions {
           ? pattern
           : Unknown.at(file, line, "fileset() needs a pattern string");
     }
+    // The listing decides the result, so the directory counts as read (for reading a commit again,
+    // never as a change by itself: see FileRead.Via.FILESET).
+    config.reads().add(new FileRead(directory, FileRead.Via.FILESET));
     Pattern matcher = Pattern.compile(globToRegex(glob));
     String prefix = directory.isEmpty() ? "" : directory + "/";
     List<String> matches = new ArrayList<>();
