@@ -89,6 +89,7 @@ final class TerragruntFunctions {
       case "get_env" -> getEnv(arguments, file, line);
       case "read_terragrunt_config" -> readTerragruntConfig(arguments, file, line);
       case "file" -> readFile(arguments, file, line);
+      case "templatestring" -> files.templatestring(arguments, file, line);
       case "sops_decrypt_file" ->
           fileFunction(
               arguments,
