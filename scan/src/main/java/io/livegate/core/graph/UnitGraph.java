@@ -65,7 +65,7 @@ public final class UnitGraph {
         // A unit may reach one file two ways (include it and read it too). Its reads are a set
         // with no stable order, so the way reported is chosen by rank, never by iteration order.
         readers
-            .computeIfAbsent(read.path(), path -> new TreeMap<>())
+            .computeIfAbsent(read.path(), path -> new HashMap<>())
             .merge(config.unit(), read.via(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
       }
     }
