@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * Every unit of one revision with its account, its config, who depends on it, and which units read
@@ -45,12 +46,17 @@ public final class UnitGraph {
   private final Map<String, Map<String, FileRead.Via>> readers = new HashMap<>();
   private final List<String> warnings;
   private final SortedMap<String, String> excluded = new TreeMap<>();
+  private final Set<String> notAsRead;
 
   private UnitGraph(
-      SortedMap<String, Account> accounts, Map<String, UnitConfig> configs, List<String> warnings) {
+      SortedMap<String, Account> accounts,
+      Map<String, UnitConfig> configs,
+      List<String> warnings,
+      Set<String> notAsRead) {
     this.accounts = accounts;
     this.configs = configs;
     this.warnings = List.copyOf(warnings);
+    this.notAsRead = Set.copyOf(notAsRead);
     computeExclusions();
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
@@ -60,7 +66,7 @@ public final class UnitGraph {
         // A unit may reach one file two ways (include it and read it too). Its reads are a set
         // with no stable order, so the way reported is chosen by rank, never by iteration order.
         readers
-            .computeIfAbsent(read.path(), path -> new TreeMap<>())
+            .computeIfAbsent(read.path(), path -> new HashMap<>())
             .merge(config.unit(), read.via(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
       }
     }
@@ -83,6 +89,35 @@ public final class UnitGraph {
       ProgressListener progress,
       boolean allowPartial,
       RemoteSources remoteSources) {
+    return read(
+        tree,
+        accountConfig,
+        environment,
+        parallelism,
+        progress,
+        allowPartial,
+        remoteSources,
+        unit -> null);
+  }
+
+  /**
+   * As {@link #read(SourceTree, Accounts, Map, int, ProgressListener, boolean, RemoteSources)},
+   * taking the config of a unit from {@code alreadyRead} where it gives one instead of reading the
+   * unit's files.
+   *
+   * @param alreadyRead the config of a unit as read from the very same files (in another commit
+   *     whose files the unit reads are unchanged), or {@code null} to read the unit; never asked
+   *     about a unit that a stack of {@code tree} generates
+   */
+  public static UnitGraph read(
+      SourceTree tree,
+      Accounts accountConfig,
+      Map<String, String> environment,
+      int parallelism,
+      ProgressListener progress,
+      boolean allowPartial,
+      RemoteSources remoteSources,
+      Function<String, UnitConfig> alreadyRead) {
     Stacks stacks = Stacks.expand(tree, environment, remoteSources);
     SortedMap<String, Account> units = UnitDiscovery.discover(stacks.tree(), accountConfig);
     List<String> warnings = new ArrayList<>();
@@ -102,7 +137,10 @@ public final class UnitGraph {
     TerragruntConfigReader reader = new TerragruntConfigReader(stacks, environment);
     List<String> ids = new ArrayList<>(units.keySet());
     Map<String, UnitConfig> configs = new HashMap<>();
-    SortedMap<String, String> problems = new TreeMap<>(stacks.problems());
+    SortedMap<String, List<String>> problems = new TreeMap<>();
+    stacks
+        .problems()
+        .forEach((unit, message) -> problems.put(unit, new ArrayList<>(List.of(message))));
     AtomicInteger done = new AtomicInteger();
     int reportEvery = Math.max(1000, ids.size() / 10);
     ExecutorService pool =
@@ -124,7 +162,9 @@ public final class UnitGraph {
                   List<Object> results = new ArrayList<>(batch.size());
                   for (String unit : batch) {
                     try {
-                      results.add(reader.read(unit));
+                      UnitConfig known =
+                          stacks.units().containsKey(unit) ? null : alreadyRead.apply(unit);
+                      results.add(known != null ? known : reader.read(unit));
                     } catch (LivegateException e) {
                       results.add(new Problem(unit, e.getMessage()));
                     }
@@ -142,7 +182,7 @@ public final class UnitGraph {
             configs.put(config.unit(), config);
           } else {
             Problem problem = (Problem) result;
-            problems.put(problem.unit(), problem.message());
+            problems.put(problem.unit(), new ArrayList<>(List.of(problem.message())));
           }
         }
       }
@@ -171,10 +211,9 @@ public final class UnitGraph {
         // A unit a stack could not generate is already one problem; its dependents add none.
         if (!units.containsKey(dependency.target())
             && !stacks.problems().containsKey(dependency.target())) {
-          problems.merge(
-              config.unit(),
-              notAUnit(stacks.tree(), dependency, parents),
-              (a, b) -> a + "\n  " + b);
+          problems
+              .computeIfAbsent(config.unit(), unit -> new ArrayList<>())
+              .add(notAUnit(stacks.tree(), dependency, parents));
         }
       }
     }
@@ -204,7 +243,7 @@ public final class UnitGraph {
               config == null ? Optional.empty() : config.stackFingerprint()));
     }
     describe(problems).forEach(problem -> warnings.add("--allow-partial: " + problem));
-    return new UnitGraph(units, configs, warnings);
+    return new UnitGraph(units, configs, warnings, problems.keySet());
   }
 
   /**
@@ -230,15 +269,18 @@ public final class UnitGraph {
   }
 
   /**
-   * One line per problem. A broken file that many units include or read fails each of them with the
-   * same message, so it is listed once, with the units it stops; a problem in a file other than the
-   * unit's own config names the unit too.
+   * One line per problem, so a unit with two bad dependencies is two problems. A broken file that
+   * many units include or read fails each of them with the same message, so it is one problem,
+   * listed once with the units it stops; a problem in a file other than the unit's own config names
+   * the unit too.
    */
-  private static List<String> describe(SortedMap<String, String> problems) {
+  private static List<String> describe(SortedMap<String, List<String>> problems) {
     Map<String, List<String>> unitsByProblem = new LinkedHashMap<>();
     problems.forEach(
-        (unit, message) ->
-            unitsByProblem.computeIfAbsent(message, key -> new ArrayList<>()).add(unit));
+        (unit, messages) ->
+            messages.forEach(
+                message ->
+                    unitsByProblem.computeIfAbsent(message, key -> new ArrayList<>()).add(unit)));
     List<String> lines = new ArrayList<>();
     unitsByProblem.forEach(
         (message, affected) -> {
@@ -335,6 +377,14 @@ public final class UnitGraph {
 
   public UnitConfig config(String unit) {
     return configs.get(unit);
+  }
+
+  /**
+   * The config of {@code unit} exactly as its files gave it: empty when the unit could not be read,
+   * or lost dependencies to {@code --allow-partial}, or is not a unit.
+   */
+  public Optional<UnitConfig> configAsRead(String unit) {
+    return notAsRead.contains(unit) ? Optional.empty() : Optional.ofNullable(configs.get(unit));
   }
 
   /** The units that declare a dependency on {@code unit}, sorted. */

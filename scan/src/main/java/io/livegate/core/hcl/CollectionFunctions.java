@@ -148,7 +148,7 @@ final class CollectionFunctions {
 
   private static int length(Object value) {
     if (value instanceof String text) {
-      return text.codePointCount(0, text.length());
+      return StringFunctions.graphemes(text).size();
     }
     if (value instanceof Map<?, ?> map) {
       return map.size();

@@ -54,7 +54,7 @@ final class StringFunctions {
     define(into, "startswith", 2, args -> str(args, 0).startsWith(str(args, 1)));
     define(into, "endswith", 2, args -> str(args, 0).endsWith(str(args, 1)));
     define(into, "strcontains", 2, args -> str(args, 0).contains(str(args, 1)));
-    define(into, "strrev", 1, args -> new StringBuilder(str(args, 0)).reverse().toString());
+    define(into, "strrev", 1, args -> reverse(str(args, 0)));
     define(into, "substr", 3, args -> substr(str(args, 0), args.get(1), args.get(2)));
     define(into, "indent", 2, args -> indent(Values.integer(args.get(0)), str(args, 1)));
     define(into, "replace", 3, args -> replace(str(args, 0), str(args, 1), str(args, 2)));
@@ -117,17 +117,38 @@ final class StringFunctions {
   }
 
   private static String substr(String value, Object offsetArgument, Object lengthArgument) {
-    int[] codePoints = value.codePoints().toArray();
+    List<String> characters = graphemes(value);
     int offset = Values.integer(offsetArgument);
     int length = Values.integer(lengthArgument);
     if (offset < 0) {
-      offset = Math.max(0, codePoints.length + offset);
+      offset = Math.max(0, characters.size() + offset);
     }
-    if (offset > codePoints.length) {
+    if (offset > characters.size()) {
       throw new ValueError("offset " + offset + " is beyond the end of the string");
     }
-    int end = length < 0 ? codePoints.length : Math.min(codePoints.length, offset + length);
-    return new String(codePoints, offset, end - offset);
+    int end = length < 0 ? characters.size() : Math.min(characters.size(), offset + length);
+    return String.join("", characters.subList(offset, end));
+  }
+
+  private static final Pattern GRAPHEME = Pattern.compile("\\X");
+
+  /**
+   * The characters of {@code value} as Terraform counts them: Unicode grapheme clusters, so that a
+   * letter with combining marks or an emoji with its variation selector is one character.
+   */
+  static List<String> graphemes(String value) {
+    List<String> characters = new ArrayList<>(value.length());
+    Matcher matcher = GRAPHEME.matcher(value);
+    while (matcher.find()) {
+      characters.add(matcher.group());
+    }
+    return characters;
+  }
+
+  private static String reverse(String value) {
+    List<String> characters = graphemes(value);
+    Collections.reverse(characters);
+    return String.join("", characters);
   }
 
   private static String indent(int spaces, String value) {

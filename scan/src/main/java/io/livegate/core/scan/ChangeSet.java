@@ -18,6 +18,8 @@ import io.livegate.core.stack.Reason;
 import io.livegate.core.stack.ScanMode;
 import io.livegate.core.terragrunt.DependencyDeclaration;
 import io.livegate.core.terragrunt.FileRead;
+import io.livegate.core.terragrunt.TerragruntConfigReader;
+import io.livegate.core.terragrunt.UnitConfig;
 import io.livegate.core.terragrunt.UnitDiscovery;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -32,6 +34,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -69,6 +72,8 @@ final class ChangeSet {
                         .add(new Reason(Reason.Kind.DELETED_FILE, path, null));
                   }
                 });
+        // A listing is read again at each commit; the files it matched are what change a unit.
+        readers.values().removeIf(via -> via == FileRead.Via.FILESET);
         boolean matches = filePattern.matcher(path).matches();
         if (!matches) {
           readers
@@ -123,9 +128,19 @@ final class ChangeSet {
    * The graph at the base commit, which tells which units existed and what they read before the
    * merge. It is read leniently: a unit that cannot be read at the base keeps no reads there, and
    * the head graph, which is read as strictly as the command asks, decides the stack.
+   *
+   * <p>Only the units that {@code files} can have changed are read again: a unit's config is a
+   * function of the files it reads (its own config, includes, read and probed files, listed
+   * directories) and of the environment, so a unit none of whose files changed has at the base the
+   * very config it has at {@code head}, and that one is taken.
    */
   static UnitGraph baseGraph(
-      GitRepo repo, String base, ScanCommand command, RemoteSources remoteSources) {
+      GitRepo repo,
+      String base,
+      ScanCommand command,
+      RemoteSources remoteSources,
+      UnitGraph head,
+      List<FileChange> files) {
     return UnitGraph.read(
         repo.tree(base),
         command.accounts(),
@@ -133,7 +148,46 @@ final class ChangeSet {
         command.parallelism(),
         ProgressListener.silent(),
         true,
-        remoteSources);
+        remoteSources,
+        unchangedConfigs(head, files));
+  }
+
+  /**
+   * For reading the other commit of {@code files}: the config a unit has at {@code head} when
+   * {@code files} cannot have changed it, else {@code null} (read it).
+   */
+  static Function<String, UnitConfig> unchangedConfigs(UnitGraph head, List<FileChange> files) {
+    Set<String> affected = affectedUnits(head, files);
+    return unit ->
+        affected.contains(unit)
+            ? null
+            : head.configAsRead(unit)
+                .filter(config -> config.stackFingerprint().isEmpty())
+                .orElse(null);
+  }
+
+  /**
+   * The units of {@code head} whose config may differ at the other end of {@code files}: those that
+   * read a changed file or a directory holding one, whose own config changed, or that depend on a
+   * path whose config file changed (whether a {@code .hcl} path names a file or a unit depends on
+   * the file being there).
+   */
+  static Set<String> affectedUnits(UnitGraph head, List<FileChange> files) {
+    Set<String> affected = new TreeSet<>();
+    for (FileChange change : files) {
+      for (String path : change.paths()) {
+        affected.addAll(head.readersOf(path).keySet());
+        String dir = RepoPaths.parent(path);
+        if (dir != null && RepoPaths.fileName(path).endsWith(".hcl")) {
+          if (RepoPaths.fileName(path).equals(TerragruntConfigReader.CONFIG_FILE)) {
+            affected.add(UnitDiscovery.unitId(dir));
+          }
+          affected.addAll(head.dependents(UnitDiscovery.unitId(dir)));
+          affected.addAll(head.dependents(UnitDiscovery.unitId(path)));
+        }
+      }
+    }
+    return affected;
   }
 
   private static boolean sameGeneration(String unit, UnitGraph head, UnitGraph base) {

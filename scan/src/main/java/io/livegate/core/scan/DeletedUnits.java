@@ -9,11 +9,13 @@ import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.terragrunt.DependencyDeclaration;
+import io.livegate.core.terragrunt.UnitConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -28,6 +30,9 @@ final class DeletedUnits {
 
   /**
    * {@code stack} with its deleted units ordered from the graph at {@code base} in {@code repo}.
+   *
+   * @param unchanged the configs that the base shares with the head, as {@link
+   *     ChangeSet#unchangedConfigs} gives them, so that only the others are read again
    */
   static DeployStack ordered(
       DeployStack stack,
@@ -35,7 +40,8 @@ final class DeletedUnits {
       GitRepo repo,
       String base,
       ProgressListener progress,
-      RemoteSources remoteSources) {
+      RemoteSources remoteSources,
+      Function<String, UnitConfig> unchanged) {
     return ordered(
         stack,
         command.accounts(),
@@ -48,7 +54,8 @@ final class DeletedUnits {
               command.parallelism(),
               progress,
               command.allowPartial(),
-              remoteSources);
+              remoteSources,
+              unchanged);
         });
   }
 

@@ -60,7 +60,7 @@ public final class GraphScan {
               files,
               command.filePattern(),
               graph,
-              ChangeSet.baseGraph(repo, base, command, remoteSources));
+              ChangeSet.baseGraph(repo, base, command, remoteSources, graph, files));
       DeployStack stack =
           ChangeSet.deployStack(
               ScanMode.GRAPH,
@@ -70,7 +70,14 @@ public final class GraphScan {
               command.accounts(),
               changes.changed(),
               changes.deleted());
-      return DeletedUnits.ordered(stack, command, repo, base, progress, remoteSources);
+      return DeletedUnits.ordered(
+          stack,
+          command,
+          repo,
+          base,
+          progress,
+          remoteSources,
+          ChangeSet.unchangedConfigs(graph, files));
     }
   }
 }

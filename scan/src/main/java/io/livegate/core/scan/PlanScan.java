@@ -4,6 +4,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.graph.Layering;
 import io.livegate.core.graph.UnitGraph;
+import io.livegate.core.repo.FileChange;
 import io.livegate.core.repo.GitRepo;
 import io.livegate.core.repo.GitSourceCache;
 import io.livegate.core.repo.RemoteSources;
@@ -95,14 +96,15 @@ public final class PlanScan {
           graph.units(), graph.edgesWithin(graph.units()), graph::account, command.accounts());
       SortedMap<String, Set<Reason>> changed =
           plan(graph, Path.of(repo.root()), command.parallelism());
+      List<FileChange> files = command.all() ? List.of() : repo.changes(base, head);
       SortedMap<String, DeletedUnit> deleted =
           command.all()
               ? new TreeMap<>()
               : ChangeSet.fromFiles(
-                      repo.changes(base, head),
+                      files,
                       command.filePattern(),
                       graph,
-                      ChangeSet.baseGraph(repo, base, command, remoteSources))
+                      ChangeSet.baseGraph(repo, base, command, remoteSources, graph, files))
                   .deleted();
       return DeletedUnits.ordered(
           ChangeSet.deployStack(
@@ -111,7 +113,8 @@ public final class PlanScan {
           repo,
           base,
           progress,
-          remoteSources);
+          remoteSources,
+          ChangeSet.unchangedConfigs(graph, files));
     }
   }
 

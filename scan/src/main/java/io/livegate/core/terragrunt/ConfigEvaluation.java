@@ -162,7 +162,9 @@ final class ConfigEvaluation implements Scope {
               + ":"
               + source.line()
               + ": terraform.source cannot be evaluated ("
-              + (value instanceof Unknown unknown ? unknown.reason() : Evaluator.describe(value))
+              + (value instanceof Unknown unknown
+                  ? unknown.reasonSeenFrom(declaring.document.file(), source.line())
+                  : Evaluator.describe(value))
               + "), so changes to a local module will not change this unit");
       return Optional.empty();
     }
@@ -258,10 +260,13 @@ final class ConfigEvaluation implements Scope {
     return includes;
   }
 
-  /** Why a value is not what was needed: its reason when unknown, else what it is. */
-  static String reasonOrType(Object value) {
+  /**
+   * Why a value is not what was needed, for an error at {@code file:line}: its reason when unknown
+   * (with its location only where that differs), else what it is.
+   */
+  static String reasonOrType(Object value, String file, int line) {
     return value instanceof Unknown unknown
-        ? unknown.reason()
+        ? unknown.reasonSeenFrom(file, line)
         : "found " + Evaluator.describe(value);
   }
 

@@ -121,7 +121,7 @@ final class Dependencies {
         "dependency \""
             + block.label()
             + "\": enabled must be true or false, "
-            + ConfigEvaluation.reasonOrType(value));
+            + ConfigEvaluation.reasonOrType(value, config.document().file(), enabled.get().line()));
   }
 
   private static List<DependencyDeclaration> paths(ConfigEvaluation config) {
@@ -143,7 +143,9 @@ final class Dependencies {
         throw new InvalidTerragruntConfig(
             config.document().file(),
             paths.get().line(),
-            "dependencies.paths must be a list of paths, " + ConfigEvaluation.reasonOrType(value));
+            "dependencies.paths must be a list of paths, "
+                + ConfigEvaluation.reasonOrType(
+                    value, config.document().file(), paths.get().line()));
       }
       for (Object item : list) {
         result.add(declaration(config, item, paths.get(), "dependencies.paths"));
@@ -159,7 +161,9 @@ final class Dependencies {
       throw new InvalidTerragruntConfig(
           file,
           attribute.line(),
-          declaredAs + ": the path cannot be worked out: " + ConfigEvaluation.reasonOrType(value));
+          declaredAs
+              + ": the path cannot be worked out: "
+              + ConfigEvaluation.reasonOrType(value, file, attribute.line()));
     }
     String target = config.toRepoPath(path);
     if (target == null) {

@@ -80,7 +80,8 @@ final class Exclusions {
       throw new InvalidTerragruntConfig(
           file,
           actionsAttribute.line(),
-          "exclude.actions must be a list of actions, " + ConfigEvaluation.reasonOrType(actions));
+          "exclude.actions must be a list of actions, "
+              + ConfigEvaluation.reasonOrType(actions, file, actionsAttribute.line()));
     }
     if (list.stream().noneMatch(DEPLOY_ACTIONS::contains)) {
       return Optional.empty();
@@ -107,6 +108,8 @@ final class Exclusions {
     throw new InvalidTerragruntConfig(
         config.document().file(),
         attribute.line(),
-        name + " must be true or false, " + ConfigEvaluation.reasonOrType(value));
+        name
+            + " must be true or false, "
+            + ConfigEvaluation.reasonOrType(value, config.document().file(), attribute.line()));
   }
 }

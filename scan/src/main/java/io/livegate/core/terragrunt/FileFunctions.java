@@ -68,21 +68,54 @@ final class FileFunctions {
         CONTENT_FUNCTIONS.get(function), List.of(() -> content), file, line);
   }
 
-  /** The template file rendered with only the given variables; functions are the config's. */
+  /**
+   * Terraform's {@code templatestring(template, variables)}: a string, such as one read with {@code
+   * file()}, rendered as a template with only the given variables.
+   */
+  Object templatestring(List<Supplier<Object>> arguments, String file, int line) {
+    if (arguments.size() != 2) {
+      return Unknown.at(file, line, "templatestring() takes a template and an object of variables");
+    }
+    Object template = arguments.get(0).get();
+    if (!(template instanceof String content)) {
+      return template instanceof Unknown
+          ? template
+          : Unknown.at(
+              file,
+              line,
+              "templatestring() needs a template string, found " + Evaluator.describe(template));
+    }
+    // The template has no file of its own: its errors say where in the template they are.
+    return render("templatestring", "templatestring() template", content, arguments, file, line);
+  }
+
   private Object templatefile(
       String target, String content, List<Supplier<Object>> arguments, String file, int line) {
+    return render("templatefile", target, content, arguments, file, line);
+  }
+
+  /** A template rendered with only the given variables; functions are the config's. */
+  private Object render(
+      String function,
+      String source,
+      String content,
+      List<Supplier<Object>> arguments,
+      String file,
+      int line) {
     Object variables = arguments.size() > 1 ? arguments.get(1).get() : Map.of();
     if (!(variables instanceof Map<?, ?> map)) {
       return variables instanceof Unknown
           ? variables
-          : Unknown.at(file, line, "templatefile() takes an object of variables");
+          : Unknown.at(file, line, function + "() takes an object of variables");
     }
     Scope scope =
         new Scope() {
           @Override
           public Object variable(String name, String where, int at) {
             return Unknown.at(
-                where, at, "'" + name + "' is not among the variables passed to templatefile()");
+                where,
+                at,
+                "'" + name + "' is not among the variables passed to " + function + "()");
           }
 
           @Override
@@ -94,9 +127,9 @@ final class FileFunctions {
     @SuppressWarnings("unchecked")
     Map<String, Object> bindings = (Map<String, Object>) map;
     try {
-      return new Evaluator(scope).evaluateTemplate(target, content, bindings);
+      return new Evaluator(scope).evaluateTemplate(source, content, bindings);
     } catch (InvalidHcl e) {
-      return Unknown.at(file, line, "templatefile(): " + e.getMessage());
+      return Unknown.at(file, line, function + "(): " + e.getMessage());
     }
   }
 
@@ -112,6 +145,9 @@ final class FileFunctions {
           ? pattern
           : Unknown.at(file, line, "fileset() needs a pattern string");
     }
+    // The listing decides the result, so the directory counts as read (for reading a commit again,
+    // never as a change by itself: see FileRead.Via.FILESET).
+    config.reads().add(new FileRead(directory, FileRead.Via.FILESET));
     Pattern matcher = Pattern.compile(globToRegex(glob));
     String prefix = directory.isEmpty() ? "" : directory + "/";
     List<String> matches = new ArrayList<>();

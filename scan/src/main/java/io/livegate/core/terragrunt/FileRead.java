@@ -23,7 +23,13 @@ public record FileRead(String path, Via via) {
     /** A stack file that generates the unit, or a file it reads; see {@link GeneratedUnit}. */
     STACK("terragrunt.stack.hcl"),
     /** The catalog directory a generated unit is copied from. */
-    STACK_SOURCE("stack unit source");
+    STACK_SOURCE("stack unit source"),
+    /**
+     * The directory that {@code fileset()} listed. The files it matched are read {@link #FILE}; a
+     * change under the directory changes the unit only through them, but it means the unit must be
+     * read again at another commit to know what the listing gave there.
+     */
+    FILESET("fileset");
 
     private final String label;
 

@@ -165,7 +165,8 @@ final class Includes {
       throw new InvalidTerragruntConfig(
           document.file(),
           pathAttribute.line(),
-          "include path cannot be worked out: " + ConfigEvaluation.reasonOrType(value));
+          "include path cannot be worked out: "
+              + ConfigEvaluation.reasonOrType(value, document.file(), pathAttribute.line()));
     }
     String file = owner.toRepoPath(path);
     if (file == null || !owner.reader().tree().isFile(file)) {
@@ -192,7 +193,7 @@ final class Includes {
           document.file(),
           block.line(),
           "merge_strategy must be no_merge, shallow or deep, "
-              + ConfigEvaluation.reasonOrType(strategy));
+              + ConfigEvaluation.reasonOrType(strategy, document.file(), block.line()));
     }
     return new Include(
         block.label(),

@@ -256,7 +256,11 @@ public final class Stacks {
     throw new InvalidTerragruntConfig(
         stack.document().file(),
         attribute.line(),
-        label + ": " + name + " cannot be worked out: " + ConfigEvaluation.reasonOrType(value));
+        label
+            + ": "
+            + name
+            + " cannot be worked out: "
+            + ConfigEvaluation.reasonOrType(value, stack.document().file(), attribute.line()));
   }
 
   private static boolean noDot(ConfigEvaluation stack, Block block, String label) {
@@ -273,7 +277,8 @@ public final class Stacks {
         attribute.get().line(),
         label
             + ": no_dot_terragrunt_stack must be true or false, "
-            + ConfigEvaluation.reasonOrType(value));
+            + ConfigEvaluation.reasonOrType(
+                value, stack.document().file(), attribute.get().line()));
   }
 
   /** A value written with sorted map keys, so that equal values compare equal as text. */

@@ -97,6 +97,7 @@ final class TerragruntFunctions {
               line,
               FileRead.Via.TEMPLATEFILE,
               target -> files.call(function, target, arguments, file, line));
+      case "templatestring" -> files.templatestring(arguments, file, line);
       case "sops_decrypt_file" ->
           fileFunction(
               function,
@@ -125,7 +126,7 @@ final class TerragruntFunctions {
                   arguments,
                   file,
                   line,
-                  FileRead.Via.FILE,
+                  function.equals("fileset") ? FileRead.Via.FILESET : FileRead.Via.FILE,
                   target -> files.call(function, target, arguments, file, line))
               : NOT_CALLED.contains(function)
                   ? Unknown.at(

@@ -69,6 +69,9 @@ class FunctionConformanceTest {
           split(",", "foo")                            ¦ ["foo"]
           split(",", "")                               ¦ [""]
           strrev("hello")                              ¦ "olleh"
+          strrev("a ☃")                                ¦ "☃ a"
+          strrev("ae\u0301")                           ¦ "e\u0301a"
+          substr("e\u0301tude", 0, 2)                  ¦ "e\u0301t"
           substr("hello world", 1, 4)                  ¦ "ello"
           substr("🤔🤷", 0, 1)                          ¦ "🤔"
           substr("hello world", -5, -1)                ¦ "world"
@@ -104,6 +107,9 @@ class FunctionConformanceTest {
           length(["a", "b"])                           ¦ 2
           length({"a" = "b"})                          ¦ 1
           length("hello")                              ¦ 5
+          length("👾🕹️")                               ¦ 2
+          length("e\u0301")                            ¦ 1
+          length("👩‍👩‍👧")                               ¦ 1
           lookup({a = "ay", b = "bee"}, "a", "what?")  ¦ "ay"
           lookup({a = "ay", b = "bee"}, "c", "what?")  ¦ "what?"
           matchkeys(["i-123", "i-abc", "i-def"], ["us-west", "us-east", "us-east"], ["us-east"]) ¦ ["i-abc","i-def"]

@@ -132,8 +132,8 @@ class ExclusionsTest {
 
     assertThatThrownBy(() -> allUnits(repo, head))
         .isInstanceOf(InvalidTerragruntConfig.class)
-        .hasMessageStartingWith(
-            "dev/db/terragrunt.hcl:2: exclude.if must be true or false, dev/db/terragrunt.hcl:2:"
-                + " get_env(): FREEZE is not set");
+        .hasMessage(
+            "dev/db/terragrunt.hcl:2: exclude.if must be true or false, get_env(): FREEZE is not"
+                + " set and has no default");
   }
 }

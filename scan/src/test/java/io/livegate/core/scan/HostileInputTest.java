@@ -130,6 +130,51 @@ class HostileInputTest {
   }
 
   @Test
+  void dependencyPathThatCannotBeKnownNamesItsLocationOnceRelativeToTheRepository() {
+    unit("app", "dependency \"x\" {\n  config_path = run_cmd(\"echo\", \"../vpc\")\n}\n");
+    String head = repo.commit("a path from a command");
+
+    assertThatThrownBy(() -> allUnits(repo, head))
+        .isInstanceOf(InvalidTerragruntConfig.class)
+        .hasMessage(
+            "app/terragrunt.hcl:2: dependency \"x\": the path cannot be worked out: run_cmd() is"
+                + " never called by a livegate scan; its value is not known");
+  }
+
+  @Test
+  void dependencyPathUnknownBecauseOfALocalElsewhereNamesWhereThatLocalIs() {
+    unit(
+        "app",
+        "locals {\n  dir = get_env(\"VPC_DIR\")\n}\n"
+            + "dependency \"x\" {\n  config_path = local.dir\n}\n");
+    String head = repo.commit("a path from the environment");
+
+    assertThatThrownBy(() -> allUnits(repo, head))
+        .isInstanceOf(InvalidTerragruntConfig.class)
+        .hasMessage(
+            "app/terragrunt.hcl:5: dependency \"x\": the path cannot be worked out: line 2: get_env():"
+                + " VPC_DIR is not set and has no default");
+  }
+
+  @Test
+  void unitWithTwoBadDependenciesIsTwoProblemsEachOnItsOwnLine() {
+    unit("fine", "");
+    unit("app", dependency("x", "../gone") + dependency("y", "../missing"));
+    String head = repo.commit("two bad dependencies");
+
+    InvalidTerragruntConfig error =
+        catchThrowableOfType(InvalidTerragruntConfig.class, () -> allUnits(repo, head));
+
+    assertThat(error.getMessage())
+        .isEqualTo(
+            "2 problems in the live repository:\n"
+                + "  app/terragrunt.hcl:2 (dependency \"x\"): depends on 'gone', which does not"
+                + " exist\n"
+                + "  app/terragrunt.hcl:5 (dependency \"y\"): depends on 'missing', which does not"
+                + " exist");
+  }
+
+  @Test
   void everyBrokenUnitIsReportedInOneMessage() {
     unit("fine", "");
     unit("brace", "dependency \"x\" {\n  config_path = \"../fine\"\n");
@@ -251,7 +296,9 @@ class HostileInputTest {
 
     assertThatThrownBy(() -> allUnits(repo, head))
         .isInstanceOf(LivegateException.class)
-        .hasMessageContaining("app/terragrunt.hcl:2: file(): '/etc/passwd' does not exist")
+        .hasMessage(
+            "app/terragrunt.hcl:6: dependency \"x\": the path cannot be worked out: line 2: file():"
+                + " '/etc/passwd' does not exist")
         .hasMessageNotContaining("root:");
   }
 }

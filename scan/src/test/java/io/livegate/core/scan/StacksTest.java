@@ -164,7 +164,7 @@ class StacksTest {
   }
 
   @Test
-  void unitBlockRemovedFromAStackFileIsADeletedUnit() {
+  void unitBlockRemovedFromAStackFileIsADeletedUnitThatItsAccountDestroys() {
     String dev = repo.read("live/dev/terragrunt.stack.hcl");
     repo.write("live/dev/terragrunt.stack.hcl", dev.substring(0, dev.indexOf("unit \"legacy\"")));
 
