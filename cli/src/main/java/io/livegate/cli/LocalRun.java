@@ -15,10 +15,10 @@ import io.livegate.core.deploy.DeploymentView;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.drift.DriftReport;
-import io.livegate.core.drift.ReconcileStack;
 import io.livegate.core.repo.GitRepo;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
+import io.livegate.core.scan.QueueReconcile;
 import io.livegate.core.scan.ScanCommand;
 import io.livegate.core.stack.DeployStack;
 import java.io.File;
@@ -122,7 +122,11 @@ final class LocalRun {
                     parallelism));
     MergedPullRequest merge =
         new MergedPullRequest(root.toString(), 0, base, head, baseSha, headSha);
-    return store(wiring, new CreateDeploymentCommand(merge, stack, accounts, runner), progress);
+    return started(
+        wiring,
+        wiring.create.create(new CreateDeploymentCommand(merge, stack, accounts, runner)),
+        stack,
+        progress);
   }
 
   /**
@@ -149,36 +153,23 @@ final class LocalRun {
             "the drift run planned " + report.head() + " but " + root + " has moved on");
       }
     }
-    DeployStack everyUnit =
-        new GraphScan(progress)
-            .run(
-                new ScanCommand(
-                    root,
-                    null,
-                    report.head(),
-                    accounts,
-                    true,
-                    ScanCommand.DEFAULT_FILE_PATTERN,
-                    environment,
-                    parallelism));
-    MergedPullRequest reconcile =
-        MergedPullRequest.reconcile(root.toString(), trunkRef, report.head(), driftRun);
-    return store(
-        wiring,
-        new CreateDeploymentCommand(
-            reconcile, ReconcileStack.of(everyUnit, report), accounts, runner),
-        progress);
+    QueueReconcile.Queued queued =
+        new QueueReconcile(wiring.create, new GraphScan(progress)::run, accounts, runner)
+            .queue(root.toString(), trunkRef, root, report, driftRun, environment, parallelism);
+    return started(wiring, queued.result(), queued.stack(), progress);
   }
 
-  /** Stores the deployment and checks that it holds the lock, so that it can run now. */
-  private static Deployment store(
-      LocalWiring wiring, CreateDeploymentCommand command, ProgressListener progress) {
-    CreateDeployment.Result result = wiring.create.create(command);
+  /** Checks that the stored deployment is new and holds the lock, so that it can run now. */
+  private static Deployment started(
+      LocalWiring wiring,
+      CreateDeployment.Result result,
+      DeployStack stack,
+      ProgressListener progress) {
     Deployment deployment = result.deployment();
     if (!result.created()) {
       throw queuedBefore(deployment);
     }
-    String repository = command.pullRequest().repository();
+    String repository = deployment.pullRequest().repository();
     if (wiring.deployments.find(deployment.id()).orElseThrow().status()
         == DeploymentStatus.QUEUED) {
       String holder =
@@ -198,11 +189,11 @@ final class LocalRun {
     progress.progress(
         "deployment "
             + deployment.id()
-            + (command.pullRequest().reconcile() ? " (drift reconcile)" : "")
+            + (deployment.pullRequest().reconcile() ? " (drift reconcile)" : "")
             + ": "
-            + command.stack().executions().size()
+            + stack.executions().size()
             + " units in "
-            + command.stack().layerCount()
+            + stack.layerCount()
             + " layers");
     return deployment;
   }

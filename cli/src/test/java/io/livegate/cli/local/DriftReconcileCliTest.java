@@ -1,20 +1,20 @@
-package io.livegate.cli;
+package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.livegate.cli.CliRun;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.vote.VoteMail;
 import io.livegate.process.ProcessCommandRunner;
-import java.io.IOException;
-import java.nio.file.Files;
+import jakarta.mail.internet.MimeMessage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -99,26 +99,22 @@ class DriftReconcileCliTest {
   }
 
   @Test
-  void theVoteMailOfTheReconcileSaysItIsADriftReconcile() throws IOException {
-    try (Stream<Path> files = Files.walk(dir.resolve("state"))) {
-      List<String> reconcileMails =
-          files
-              .filter(Files::isRegularFile)
-              .filter(file -> file.toString().endsWith(".eml"))
-              .map(DriftReconcileCliTest::read)
-              .filter(mail -> mail.contains("drift reconcile"))
-              .toList();
-      assertThat(reconcileMails).hasSize(1);
-      assertThat(reconcileMails.get(0)).contains("app/a").contains("DRIFT RECONCILE");
+  void theVoteMailOfTheReconcileSaysItIsADriftReconcile() throws Exception {
+    Path outbox = dir.resolve("state").resolve("outbox");
+    List<String> subjects = new ArrayList<>();
+    List<String> reconcileTexts = new ArrayList<>();
+    for (SentMail mail : SentMail.in(outbox)) {
+      MimeMessage message = SentMail.parse(mail.file());
+      subjects.add(message.getSubject());
+      String text = SentMail.text(message);
+      if (text.contains(VoteMail.RECONCILE)) {
+        reconcileTexts.add(mail.unit());
+      }
     }
-  }
-
-  private static String read(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    assertThat(subjects)
+        .containsOnlyOnce("[livegate] approve (drift reconcile) app/a (default)?")
+        .hasSize(3);
+    assertThat(reconcileTexts).containsExactly("app/a");
   }
 
   private static void terraform(Path unit, String... arguments) {
