@@ -1,6 +1,10 @@
 package io.livegate.cli;
 
+import io.livegate.cli.local.LocalWiring;
+import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
+import io.livegate.core.account.Accounts;
+import io.livegate.core.deploy.Deployment;
 import io.livegate.core.drift.DriftReport;
 import io.livegate.core.drift.DriftReportFormat;
 import io.livegate.core.runner.RunnerKind;
@@ -10,8 +14,10 @@ import io.livegate.process.ProcessCommandRunner;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -25,7 +31,10 @@ import picocli.CommandLine.Spec;
       "Plans every unit of the checked-out trunk head with -detailed-exitcode (plan role only,"
           + " nothing is applied) and reports the units whose plan shows changes, with each changed"
           + " resource. A unit that cannot be planned is an error, never \"no drift\".",
-      "Exit code: 0 no drift, 2 drift, 1 a unit could not be planned (or bad input)."
+      "With --reconcile, the drifted units are then deployed as a drift reconcile through the"
+          + " local gate (plan, vote, apply), queued like a merge; the local options below apply to it.",
+      "Exit code: 0 no drift, 2 drift, 1 a unit could not be planned (or bad input). With"
+          + " --reconcile: 0 no drift or every drifted unit re-applied, 1 otherwise."
     })
 final class DriftCli implements Callable<Integer> {
   /** Drift found, every unit planned. */
@@ -69,18 +78,14 @@ final class DriftCli implements Callable<Integer> {
           "Output format (default: ${DEFAULT-VALUE}); json is in docs/drift.md, html a page.")
   private Format format;
 
-  @Option(
-      names = "--runner",
-      paramLabel = "terraform|terragrunt",
-      defaultValue = "terragrunt",
-      description = "What plans each unit (default: ${DEFAULT-VALUE}).")
-  private LocalOptions.Runner runner;
+  @Mixin private LocalOptions local;
+  @Mixin private RunOptions run;
 
   @Option(
-      names = "--parallelism",
-      paramLabel = "N",
-      description = "Units planned at once (default: the number of cores).")
-  private Integer parallelism;
+      names = "--reconcile",
+      description =
+          "Deploy the drifted units (only those) through the local gate: plan, vote, apply.")
+  private boolean reconcile;
 
   @Option(
       names = {"-q", "--quiet"},
@@ -89,7 +94,10 @@ final class DriftCli implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    RunnerKind kind = LocalOptions.kind(runner);
+    if (run.autoApprove && !reconcile) {
+      throw new LivegateException("--auto-approve votes on a reconcile: pass --reconcile with it");
+    }
+    RunnerKind kind = run.kind();
     LocalRun.requireTool(kind, livegate.environment());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -100,6 +108,8 @@ final class DriftCli implements Callable<Integer> {
               err.println("livegate: " + message);
               err.flush();
             };
+    Accounts accounts = LocalRun.withLocalVoter(AccountsFiles.read(accountsFile));
+    int parallelism = local.settings(run.autoApprove).parallelism();
     DriftReport report =
         new DriftScan(new ProcessCommandRunner(), kind, Map.of("TF_IN_AUTOMATION", "1"), progress)
             .run(
@@ -107,13 +117,11 @@ final class DriftCli implements Callable<Integer> {
                     repo,
                     null,
                     head,
-                    AccountsFiles.read(accountsFile),
+                    accounts,
                     true,
                     ScanCommand.DEFAULT_FILE_PATTERN,
                     livegate.environment(),
-                    parallelism == null
-                        ? Runtime.getRuntime().availableProcessors()
-                        : parallelism));
+                    parallelism));
     out.print(
         switch (format) {
           case text -> DriftReportFormat.text(report);
@@ -121,9 +129,47 @@ final class DriftCli implements Callable<Integer> {
           case html -> DriftReportFormat.html(report);
         });
     out.flush();
+    if (reconcile && !report.drifted().isEmpty()) {
+      int reconciled = reconcile(report, accounts, kind, parallelism, out, progress);
+      return report.errors().isEmpty() ? reconciled : Livegate.EXIT_FAILURE;
+    }
     if (!report.errors().isEmpty()) {
       return Livegate.EXIT_FAILURE;
     }
     return report.drifted().isEmpty() ? 0 : EXIT_DRIFT;
+  }
+
+  /** Queues the drift reconcile and runs it to its end; returns the deployment's exit code. */
+  private int reconcile(
+      DriftReport report,
+      Accounts accounts,
+      RunnerKind kind,
+      int parallelism,
+      PrintWriter out,
+      ProgressListener progress) {
+    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      Deployment deployment =
+          LocalRun.queueReconcile(
+              wiring,
+              repo,
+              head,
+              report,
+              "local-" + UUID.randomUUID(),
+              accounts,
+              kind,
+              livegate.environment(),
+              parallelism,
+              progress);
+      return LocalRun.run(
+          wiring,
+          deployment,
+          kind,
+          local.failurePolicy,
+          local.settings(run.autoApprove, LocalRun.LOCAL_OPERATOR::equals),
+          local.port,
+          local.gracePeriod,
+          out,
+          Map.of("TF_IN_AUTOMATION", "1"));
+    }
   }
 }

@@ -14,9 +14,11 @@ import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.DeploymentView;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.drift.DriftReport;
 import io.livegate.core.repo.GitRepo;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.GraphScan;
+import io.livegate.core.scan.QueueReconcile;
 import io.livegate.core.scan.ScanCommand;
 import io.livegate.core.stack.DeployStack;
 import java.io.File;
@@ -101,7 +103,8 @@ final class LocalRun {
     }
     // A merge deploys once: say so before spending a scan on it.
     for (Deployment earlier : wiring.deployments.list(root.toString())) {
-      if (earlier.pullRequest().mergeCommit().equals(headSha)) {
+      if (!earlier.pullRequest().reconcile()
+          && earlier.pullRequest().mergeCommit().equals(headSha)) {
         throw queuedBefore(earlier);
       }
     }
@@ -119,18 +122,60 @@ final class LocalRun {
                     parallelism));
     MergedPullRequest merge =
         new MergedPullRequest(root.toString(), 0, base, head, baseSha, headSha);
-    CreateDeployment.Result result =
-        wiring.create.create(new CreateDeploymentCommand(merge, stack, accounts, runner));
+    return started(
+        wiring,
+        wiring.create.create(new CreateDeploymentCommand(merge, stack, accounts, runner)),
+        stack,
+        progress);
+  }
+
+  /**
+   * Queues the drift reconcile of what {@code report} found drifted at the checked-out trunk head
+   * ({@code trunkRef}; docs/drift.md): a deployment of the drifted units only, identified by {@code
+   * driftRun}, behind the same queue and merge lock as merges.
+   */
+  static Deployment queueReconcile(
+      LocalWiring wiring,
+      Path repository,
+      String trunkRef,
+      DriftReport report,
+      String driftRun,
+      Accounts accounts,
+      RunnerKind runner,
+      Map<String, String> environment,
+      int parallelism,
+      ProgressListener progress) {
+    Path root;
+    try (GitRepo repo = GitRepo.open(repository)) {
+      root = Path.of(repo.root());
+      if (!report.head().equals(repo.head())) {
+        throw new LivegateException(
+            "the drift run planned " + report.head() + " but " + root + " has moved on");
+      }
+    }
+    QueueReconcile.Queued queued =
+        new QueueReconcile(wiring.create, new GraphScan(progress)::run, accounts, runner)
+            .queue(root.toString(), trunkRef, root, report, driftRun, environment, parallelism);
+    return started(wiring, queued.result(), queued.stack(), progress);
+  }
+
+  /** Checks that the stored deployment is new and holds the lock, so that it can run now. */
+  private static Deployment started(
+      LocalWiring wiring,
+      CreateDeployment.Result result,
+      DeployStack stack,
+      ProgressListener progress) {
     Deployment deployment = result.deployment();
     if (!result.created()) {
       throw queuedBefore(deployment);
     }
+    String repository = deployment.pullRequest().repository();
     if (wiring.deployments.find(deployment.id()).orElseThrow().status()
         == DeploymentStatus.QUEUED) {
       String holder =
           wiring
               .deployments
-              .lockHolder(root.toString())
+              .lockHolder(repository)
               .map(
                   held ->
                       "deployment "
@@ -144,6 +189,7 @@ final class LocalRun {
     progress.progress(
         "deployment "
             + deployment.id()
+            + (deployment.pullRequest().reconcile() ? " (drift reconcile)" : "")
             + ": "
             + stack.executions().size()
             + " units in "

@@ -6,24 +6,38 @@ import io.livegate.core.drift.DriftReportFormat;
 import io.livegate.core.drift.ReportDrift;
 import io.livegate.core.repo.Checkout;
 import io.livegate.core.scan.DriftScan;
+import io.livegate.core.scan.QueueReconcile;
 import io.livegate.core.scan.ScanCommand;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * drift: the scheduled run. Checks out the trunk's head, plans every unit ({@link DriftScan}), logs
  * the report, and reports it on GitHub and by mail ({@link ReportDrift}) when a token is
- * configured. Exit code as {@code livegate drift}: 0 in sync, 2 drift, 1 a unit could not be
- * planned.
+ * configured. With a {@link Reconcile} ({@value
+ * io.livegate.statemachine.RuntimeContract.Tasks#DRIFT_RECONCILE}), it then queues the drift
+ * reconcile of the drifted units into the metadb's queue and tells the trigger, as
+ * create-deploy-stack does with a merge. Exit code as {@code livegate drift}: 0 in sync, 2 drift, 1
+ * a unit could not be planned.
  */
 public final class DriftJob {
+  /**
+   * Queuing the reconcile.
+   *
+   * @param deploymentCreated tells the trigger that a deployment holding the lock has its stack
+   */
+  public record Reconcile(QueueReconcile queue, LongConsumer deploymentCreated) {}
+
   private final Checkout checkout;
   private final Path workspace;
   private final DriftScan scan;
   private final Accounts accounts;
   private final Optional<ReportDrift> report;
+  private final Optional<Reconcile> reconcile;
   private final Consumer<String> log;
 
   public DriftJob(
@@ -32,12 +46,14 @@ public final class DriftJob {
       DriftScan scan,
       Accounts accounts,
       Optional<ReportDrift> report,
+      Optional<Reconcile> reconcile,
       Consumer<String> log) {
     this.checkout = checkout;
     this.workspace = workspace;
     this.scan = scan;
     this.accounts = accounts;
     this.report = report;
+    this.reconcile = reconcile;
     this.log = log;
   }
 
@@ -64,9 +80,41 @@ public final class DriftJob {
                     + ": "
                     + reporter.report(repository, found, accounts).name().toLowerCase()),
         () -> log.accept("no GitHub token: the drift report is in this log only"));
+    if (!found.drifted().isEmpty()) {
+      reconcile.ifPresent(queue -> reconcile(queue, repository, trunk, root, found));
+    }
     if (!found.errors().isEmpty()) {
       return 1;
     }
     return found.drifted().isEmpty() ? 0 : 2;
+  }
+
+  private void reconcile(
+      Reconcile reconcile, String repository, String trunk, Path root, DriftReport found) {
+    QueueReconcile.Queued queued =
+        reconcile
+            .queue()
+            .queue(
+                repository,
+                trunk,
+                root,
+                found,
+                "drift-" + UUID.randomUUID(),
+                Map.of(),
+                Runtime.getRuntime().availableProcessors());
+    long id = queued.result().deployment().id();
+    reconcile.deploymentCreated().accept(id);
+    queued
+        .result()
+        .started()
+        .filter(started -> started.id() != id)
+        .ifPresent(started -> reconcile.deploymentCreated().accept(started.id()));
+    log.accept(
+        "drift reconcile: deployment "
+            + id
+            + " of "
+            + queued.stack().executions().size()
+            + " drifted units "
+            + queued.result().deployment().status().id());
   }
 }

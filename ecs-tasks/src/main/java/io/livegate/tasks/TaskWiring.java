@@ -35,6 +35,7 @@ import io.livegate.core.scan.DriftScan;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.core.scan.PlanScan;
+import io.livegate.core.scan.QueueReconcile;
 import io.livegate.core.vote.Mailer;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.SetprivSandbox;
@@ -288,7 +289,21 @@ public final class TaskWiring {
             out::println),
         accounts(),
         github.driftIssues().map(issues -> new ReportDrift(issues, mailer, out::println)),
+        Env.flag(environment, RuntimeContract.Tasks.DRIFT_RECONCILE, false)
+            ? Optional.of(driftReconcile())
+            : Optional.empty(),
         out::println);
+  }
+
+  /** The drift reconcile: stored with the create-deploy-stack engine, then told to the trigger. */
+  private DriftJob.Reconcile driftReconcile() {
+    RunnerKind runner = runner();
+    Consumer<String> invoke =
+        triggerInvoker(Env.required(environment, RuntimeContract.Tasks.TRIGGER_FUNCTION));
+    return new DriftJob.Reconcile(
+        new QueueReconcile(
+            storingEngine(runner).create(), new GraphScan(out::println)::run, accounts(), runner),
+        deploymentId -> invoke.accept(TriggerEvent.deploymentCreated(deploymentId)));
   }
 
   private PullRequestCheckout pullRequestCheckout() {

@@ -37,6 +37,8 @@ public final class Grants extends Construct {
    * @param applyRoleArns the accounts' apply roles
    * @param createDeployStackPlans whether create-deploy-stack plans to find changes ({@code scan}
    *     is {@code plan}), so that it assumes the plan roles
+   * @param driftReconcile whether the drift task queues drift reconciles (the config's {@code
+   *     driftReconcile}), so that it reads the metadb and invokes the trigger
    */
   public record Props(
       Metadb metadb,
@@ -47,7 +49,8 @@ public final class Grants extends Construct {
       String triggerArn,
       List<String> planRoleArns,
       List<String> applyRoleArns,
-      boolean createDeployStackPlans) {}
+      boolean createDeployStackPlans,
+      boolean driftReconcile) {}
 
   private final Props props;
   private final Stack stack;
@@ -172,7 +175,8 @@ public final class Grants extends Construct {
 
   /**
    * The scheduled drift task plans with the plan roles, reads the GitHub token, and mails the
-   * voters from the identity; nothing else (no metadb, no apply role).
+   * voters from the identity; with driftReconcile it also reads the metadb and invokes the trigger,
+   * as create-deploy-stack does. Never the apply role.
    */
   private void drift() {
     props
@@ -184,6 +188,10 @@ public final class Grants extends Construct {
               readSecret(role, props.secrets().githubToken());
               assume(role, props.planRoleArns());
               props.functions().mailFrom().grantSendEmail(role);
+              if (props.driftReconcile()) {
+                readSecret(role, metadbSecret);
+                allow(role, List.of("lambda:InvokeFunction"), List.of(props.triggerArn()));
+              }
             });
   }
 

@@ -38,6 +38,8 @@ import java.util.List;
  * @param taskMemoryMiB the ECS tasks' memory (default 4096)
  * @param driftSchedule an EventBridge schedule expression ({@code rate(1 day)}, {@code cron(...)})
  *     that runs the drift task; {@code null} (default) runs none
+ * @param driftReconcile whether the drift task also queues a drift reconcile of the drifted units
+ *     (docs/drift.md) behind the merge queue (default false); needs {@code driftSchedule}
  * @param tools the terraform and terragrunt versions the image installs, and their checksums
  */
 public record LivegateConfig(
@@ -66,6 +68,7 @@ public record LivegateConfig(
     int taskCpu,
     int taskMemoryMiB,
     String driftSchedule,
+    boolean driftReconcile,
     RunnerTools tools) {
 
   public LivegateConfig {
@@ -145,6 +148,7 @@ public record LivegateConfig(
     private boolean dbDeletionProtection = true;
     private int logRetentionDays = 30;
     private String driftSchedule;
+    private boolean driftReconcile;
     private int planRetentionDays = 30;
     private int taskCpu = 1024;
     private int taskMemoryMiB = 4096;
@@ -277,6 +281,11 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder driftReconcile(boolean driftReconcile) {
+      this.driftReconcile = driftReconcile;
+      return this;
+    }
+
     public Builder tools(RunnerTools tools) {
       this.tools = tools;
       return this;
@@ -312,6 +321,7 @@ public record LivegateConfig(
           taskCpu,
           taskMemoryMiB,
           driftSchedule,
+          driftReconcile,
           tools);
     }
   }

@@ -68,6 +68,7 @@ final class LivegateConfigJson {
     fields.whole("taskCpu").ifPresent(builder::taskCpu);
     fields.whole("taskMemoryMiB").ifPresent(builder::taskMemoryMiB);
     fields.text("driftSchedule").ifPresent(builder::driftSchedule);
+    fields.flag("driftReconcile").ifPresent(builder::driftReconcile);
     RunnerTools defaults = RunnerTools.DEFAULT;
     builder.tools(
         new RunnerTools(

@@ -80,6 +80,10 @@ final class LivegateConfigValidator {
           "driftSchedule must be an EventBridge schedule, rate(1 day) or cron(0 6 * * ? *), not "
               + quoted(schedule));
     }
+    if (config.driftReconcile() && schedule == null) {
+      throw invalid(
+          "driftReconcile reconciles what the scheduled drift run finds: set driftSchedule too");
+    }
   }
 
   private void repository() {

@@ -90,7 +90,8 @@ public final class LivegateStack extends Stack {
             triggerArn,
             config.planRoleArns(),
             config.applyRoleArns(),
-            config.scan().equals("plan")));
+            config.scan().equals("plan"),
+            config.driftReconcile()));
     // After Grants, so that the dead-letter queue's grant ends the trigger's policy, where it has
     // always been.
     flow.sendStatusChangesTo(functions.triggerLive());

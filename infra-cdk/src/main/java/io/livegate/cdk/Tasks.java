@@ -197,7 +197,8 @@ public final class Tasks extends Construct {
 
     // drift, on the config's schedule: plans every unit of the trunk's head with the plan roles,
     // reports on the drift issue and mails the voters of the accounts concerned. It applies
-    // nothing and reads no metadb.
+    // nothing; it reads the metadb only with driftReconcile, to queue the reconcile and tell the
+    // trigger, as create-deploy-stack does.
     this.drift = Optional.ofNullable(config.driftSchedule()).map(this::drift);
   }
 
@@ -206,6 +207,11 @@ public final class Tasks extends Construct {
     Map<String, String> environment = commonEnvironment();
     environment.put(RuntimeContract.Engine.RUNNER, config.runner());
     environment.put(RuntimeContract.Approval.MAIL_FROM, config.mailFrom());
+    if (config.driftReconcile()) {
+      environment.put(RuntimeContract.Tasks.DRIFT_RECONCILE, "true");
+      environment.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, props.triggerArn());
+      environment.putAll(props.metadb().environment());
+    }
     FargateTaskDefinition definition =
         task(
             "drift",

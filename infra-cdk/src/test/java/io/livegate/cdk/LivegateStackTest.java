@@ -804,4 +804,36 @@ class LivegateStackTest {
         .hasMessageContaining("driftSchedule must be an EventBridge schedule")
         .hasMessageContaining("every day");
   }
+
+  @Test
+  void driftReconcileGivesTheDriftTaskTheMetadbAndTheTriggerButNeverTheApplyRoles() {
+    Fixtures.Synthesized synthesized =
+        Fixtures.synth(Fixtures.config().driftSchedule("rate(1 day)").driftReconcile(true).build());
+    LivegateStack drifting = synthesized.stack();
+    JsonNode template = Iam.JSON.valueToTree(synthesized.template().toJSON());
+    JsonNode container = container(drifting, template, "drift");
+    assertThat(containerVariables(container).keySet())
+        .contains(
+            RuntimeContract.Tasks.DRIFT_RECONCILE,
+            RuntimeContract.Tasks.TRIGGER_FUNCTION,
+            RuntimeContract.Metadb.URL,
+            RuntimeContract.Engine.RUNNER);
+    Iam iam = new Iam(drifting, template);
+    assertThat(iam.actions(drifting.roles().get("drift")))
+        .containsExactlyInAnyOrder(
+            "secretsmanager:GetSecretValue",
+            "sts:AssumeRole",
+            "ses:SendEmail",
+            "ses:SendRawEmail",
+            "lambda:InvokeFunction");
+  }
+
+  @Test
+  void driftReconcileWithoutADriftScheduleIsRefusedByName() {
+    assertThatThrownBy(
+            () -> Fixtures.config().driftReconcile(true).build().validate("livegate.json"))
+        .isInstanceOf(InvalidLivegateConfig.class)
+        .hasMessageContaining("driftReconcile")
+        .hasMessageContaining("driftSchedule");
+  }
 }

@@ -26,7 +26,7 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 public final class JdbiDeploymentStore implements DeploymentStore {
   private static final String COLUMNS =
       "id, repository, pr_number, base_ref, head_ref, base_commit, merge_commit, head_commit,"
-          + " commits,"
+          + " commits, drift_run,"
           + " status, queue_position, stack_stored, created_at, started_at, finished_at";
 
   private final LazyJdbi jdbi;
@@ -94,9 +94,9 @@ public final class JdbiDeploymentStore implements DeploymentStore {
         handle
             .createQuery(
                 "INSERT INTO deployments (repository, pr_number, base_ref, head_ref, base_commit,"
-                    + " merge_commit, head_commit, commits, status, stack_stored, created_at) VALUES"
+                    + " merge_commit, head_commit, commits, drift_run, status, stack_stored, created_at) VALUES"
                     + " (:repository, :number, :baseRef, :headRef, :baseCommit, :mergeCommit,"
-                    + " :headCommit, :commits, 'queued', :stackStored, :now) ON CONFLICT ON CONSTRAINT"
+                    + " :headCommit, :commits, :driftRun, 'queued', :stackStored, :now) ON CONFLICT ON CONSTRAINT"
                     + " deployments_one_per_merge DO NOTHING RETURNING id")
             .bind("repository", pr.repository())
             .bind("number", pr.number())
@@ -106,6 +106,7 @@ public final class JdbiDeploymentStore implements DeploymentStore {
             .bind("mergeCommit", pr.mergeCommit())
             .bind("headCommit", pr.headCommit())
             .bind("commits", pr.commits())
+            .bind("driftRun", pr.driftRun())
             .bind("stackStored", stackStored)
             .bind("now", Timestamp.from(now))
             .mapTo(Long.class)
@@ -118,9 +119,11 @@ public final class JdbiDeploymentStore implements DeploymentStore {
             .createQuery(
                 "SELECT "
                     + COLUMNS
-                    + " FROM deployments WHERE repository = :repository AND merge_commit = :mergeCommit")
+                    + " FROM deployments WHERE repository = :repository AND merge_commit = :mergeCommit"
+                    + " AND drift_run IS NOT DISTINCT FROM CAST(:driftRun AS text)")
             .bind("repository", pr.repository())
             .bind("mergeCommit", pr.mergeCommit())
+            .bind("driftRun", pr.driftRun())
             .map((rs, ctx) -> deployment(rs))
             .one();
     return new Created(existing, false);
@@ -347,7 +350,8 @@ public final class JdbiDeploymentStore implements DeploymentStore {
             rs.getString("base_commit"),
             rs.getString("merge_commit"),
             rs.getString("head_commit"),
-            rs.getInt("commits"));
+            rs.getInt("commits"),
+            rs.getString("drift_run"));
     return new Deployment(
         rs.getLong("id"),
         pr,

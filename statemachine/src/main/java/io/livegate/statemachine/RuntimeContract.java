@@ -92,6 +92,13 @@ public final class RuntimeContract {
     public static final String ACCOUNTS = "LIVEGATE_ACCOUNTS";
     public static final String SCAN = "LIVEGATE_SCAN";
     public static final String TRIGGER_FUNCTION = "LIVEGATE_TRIGGER_FUNCTION";
+
+    /**
+     * {@code true}: the drift task queues a drift reconcile of what drifted (docs/drift.md) and
+     * tells the trigger; it then also reads the metadb.
+     */
+    public static final String DRIFT_RECONCILE = "LIVEGATE_DRIFT_RECONCILE";
+
     public static final String LOG_URL = "LIVEGATE_LOG_URL";
     public static final String PLAN_FORKS = "LIVEGATE_PLAN_FORKS";
     public static final String PR_COMMENT = "LIVEGATE_PR_COMMENT";

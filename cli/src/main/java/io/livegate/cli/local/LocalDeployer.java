@@ -8,6 +8,7 @@ import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
+import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.FlowState;
 import io.livegate.core.repo.Checkout;
@@ -298,11 +299,15 @@ public final class LocalDeployer {
   /** Mails each voter their links and, with --auto-approve, approves on their behalf. */
   private void requestVotes(Execution planned) {
     Instant expires = clock.instant().plus(settings.voteTimeout());
+    MergedPullRequest deployed =
+        deployments.find(planned.deploymentId()).map(Deployment::pullRequest).orElse(null);
     for (String voter : planned.spec().voters()) {
       String approve = server.link(planned.id(), voter, Vote.Choice.APPROVE, expires);
       String reject = server.link(planned.id(), voter, Vote.Choice.REJECT, expires);
       outbox.voteRequest(
-          planned, voter, VoteMail.of(planned, planned.planSummary(), "", "", approve, reject));
+          planned,
+          voter,
+          VoteMail.of(planned, planned.planSummary(), deployed, "", approve, reject));
       if (settings.voterAtTerminal().test(voter)) {
         log(planned, "vote link for " + voter + ": approve " + approve);
       }

@@ -86,7 +86,13 @@ public final class VoteServer implements AutoCloseable {
       Optional<String> publicUrl) {
     this.links = links;
     this.desk =
-        new VoteDesk(links, castVote, executions, execution -> planText(plans, execution), clock);
+        new VoteDesk(
+            links,
+            castVote,
+            executions,
+            deployments,
+            execution -> planText(plans, execution),
+            clock);
     this.deployments = deployments;
     this.executions = executions;
     this.votes = votes;

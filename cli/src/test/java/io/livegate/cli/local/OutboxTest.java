@@ -34,7 +34,7 @@ class OutboxTest {
                 VoteMail.of(
                     execution("dev-account/us-west-2/env-one/bar", "dév"),
                     new PlanSummary(1, 2, 3, List.of("terraform.io/builtin/terraform")),
-                    "",
+                    null,
                     "",
                     APPROVE,
                     REJECT));
@@ -77,7 +77,7 @@ class OutboxTest {
                 VoteMail.of(
                     execution("app", "dev"),
                     new PlanSummary(0, 0, 0, List.of()),
-                    "",
+                    null,
                     "",
                     APPROVE,
                     REJECT));

@@ -19,7 +19,8 @@ import java.util.stream.Stream;
 public record SentMail(
     Path file, String unit, String voter, String approveLink, String rejectLink) {
   private static final Pattern SUBJECT =
-      Pattern.compile("\\[livegate] approve (?:DESTROYING )?(.+) \\(.+\\)\\?");
+      Pattern.compile(
+          "\\[livegate] approve (?:DESTROYING )?(?:\\(drift reconcile\\) )?(.+) \\(.+\\)\\?");
   private static final Pattern APPROVE = Pattern.compile("(?m)^Approve: (\\S+)$");
   private static final Pattern REJECT = Pattern.compile("(?m)^Reject: +(\\S+)$");
 

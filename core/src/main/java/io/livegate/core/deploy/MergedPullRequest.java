@@ -18,6 +18,9 @@ import io.livegate.core.LivegateException;
  * @param mergeCommit the merge commit, squashed commit or last rebased commit GitHub made
  * @param headCommit the pull request's head commit; {@code null} when not known
  * @param commits how many commits the pull request had; 0 when {@code baseCommit} is exact
+ * @param driftRun {@code null} for a merge; for a drift reconcile (docs/drift.md), the drift run
+ *     that found the drift: a reconcile is identified by it, not by its commit, because the trunk
+ *     head it redeploys has usually been deployed by its merge already
  */
 public record MergedPullRequest(
     String repository,
@@ -27,7 +30,8 @@ public record MergedPullRequest(
     String baseCommit,
     String mergeCommit,
     String headCommit,
-    int commits) {
+    int commits,
+    String driftRun) {
   public MergedPullRequest {
     if (repository == null || repository.isBlank()) {
       throw new LivegateException("a merged pull request needs its repository");
@@ -43,6 +47,39 @@ public record MergedPullRequest(
       throw new LivegateException(
           "pull request #" + number + " of " + repository + " cannot have " + commits + " commits");
     }
+    if (driftRun != null && driftRun.isBlank()) {
+      throw new LivegateException("a drift reconcile of " + repository + " needs its drift run");
+    }
+  }
+
+  /** A merge as GitHub reports it. */
+  public MergedPullRequest(
+      String repository,
+      int number,
+      String baseRef,
+      String headRef,
+      String baseCommit,
+      String mergeCommit,
+      String headCommit,
+      int commits) {
+    this(repository, number, baseRef, headRef, baseCommit, mergeCommit, headCommit, commits, null);
+  }
+
+  /**
+   * The deployment that a drift run queues to re-apply the drifted units at the trunk head ({@code
+   * trunkRef} at {@code head}): no pull request, base and merge commit both the head.
+   */
+  public static MergedPullRequest reconcile(
+      String repository, String trunkRef, String head, String driftRun) {
+    if (driftRun == null) {
+      throw new LivegateException("a drift reconcile of " + repository + " needs its drift run");
+    }
+    return new MergedPullRequest(repository, 0, trunkRef, trunkRef, head, head, null, 0, driftRun);
+  }
+
+  /** Whether this is a drift reconcile rather than a merge. */
+  public boolean reconcile() {
+    return driftRun != null;
   }
 
   /** A merge whose {@code baseCommit} is exactly the trunk before it. */
@@ -53,7 +90,7 @@ public record MergedPullRequest(
       String headRef,
       String baseCommit,
       String mergeCommit) {
-    this(repository, number, baseRef, headRef, baseCommit, mergeCommit, null, 0);
+    this(repository, number, baseRef, headRef, baseCommit, mergeCommit, null, 0, null);
   }
 
   /** Whether {@code baseCommit} is the trunk just before the merge, as given by hand. */

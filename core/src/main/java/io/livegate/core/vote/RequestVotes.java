@@ -92,12 +92,8 @@ public final class RequestVotes {
       callback.decide(taskToken, FlowDecision.SKIPPED);
       return new Requested(execution.name() + ": no changes; vote skipped", List.of(), List.of());
     }
-    String pullRequest =
-        deployments
-            .find(execution.deploymentId())
-            .map(Deployment::pullRequest)
-            .map(RequestVotes::describe)
-            .orElse("");
+    MergedPullRequest deployed =
+        deployments.find(execution.deploymentId()).map(Deployment::pullRequest).orElse(null);
     Instant expires = now().plus(settings.linkLifetime());
     List<String> mailed = new ArrayList<>();
     List<String> failures = new ArrayList<>();
@@ -113,7 +109,7 @@ public final class RequestVotes {
       try {
         mailer.send(
             voter,
-            VoteMail.of(execution, execution.planSummary(), pullRequest, logUrl, approve, reject));
+            VoteMail.of(execution, execution.planSummary(), deployed, logUrl, approve, reject));
         mailed.add(voter);
       } catch (RuntimeException e) {
         failures.add(voter + ": " + e.getMessage());
@@ -139,11 +135,5 @@ public final class RequestVotes {
 
   private Instant now() {
     return clock.instant();
-  }
-
-  private static String describe(MergedPullRequest pullRequest) {
-    return pullRequest.number() > 0
-        ? pullRequest.repository() + "#" + pullRequest.number()
-        : pullRequest.repository();
   }
 }

@@ -1,6 +1,7 @@
 package io.livegate.core.vote;
 
 import io.livegate.core.Html;
+import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.PlanSummary;
@@ -38,21 +39,25 @@ public final class VoteDesk {
   private final VoteLinks links;
   private final CastVote castVote;
   private final ExecutionStore executions;
+  private final DeploymentStore deployments;
   private final Function<Execution, String> planText;
   private final Clock clock;
 
   /**
+   * @param deployments where the page finds whether the execution is in a drift reconcile
    * @param planText the plan as people read it, shown on the confirm page
    */
   public VoteDesk(
       VoteLinks links,
       CastVote castVote,
       ExecutionStore executions,
+      DeploymentStore deployments,
       Function<Execution, String> planText,
       Clock clock) {
     this.links = links;
     this.castVote = castVote;
     this.executions = executions;
+    this.deployments = deployments;
     this.planText = planText;
     this.clock = clock;
   }
@@ -85,9 +90,19 @@ public final class VoteDesk {
               + "</b>.</p>");
     }
     String choice = ballot.choice() == Vote.Choice.APPROVE ? "Approve" : "Reject";
+    boolean reconcile =
+        deployments
+            .find(execution.deploymentId())
+            .map(deployment -> deployment.pullRequest().reconcile())
+            .orElse(false);
     return page(
         200,
-        choice + " " + (execution.destroy() ? "destroying " : "") + execution.unit() + "?",
+        choice
+            + " "
+            + (execution.destroy() ? "destroying " : "")
+            + (reconcile ? "(drift reconcile) " : "")
+            + execution.unit()
+            + "?",
         "<table><tr><td>Unit</td><td><code id=\"unit\">"
             + Html.escape(execution.unit())
             + "</code></td></tr>"
@@ -100,6 +115,11 @@ public final class VoteDesk {
             + (execution.destroy()
                 ? "<tr><td>Action</td><td id=\"action\"><b>"
                     + Html.escape(VoteMail.DESTROY)
+                    + "</b></td></tr>"
+                : "")
+            + (reconcile
+                ? "<tr><td>Action</td><td id=\"reconcile\"><b>"
+                    + Html.escape(VoteMail.RECONCILE)
                     + "</b></td></tr>"
                 : "")
             + "<tr><td>Plan</td><td id=\"summary\">"

@@ -2,6 +2,7 @@ package io.livegate.core.vote;
 
 import io.livegate.core.Html;
 import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 
 /**
@@ -15,20 +16,29 @@ public record VoteMail(String subject, String text, String html) {
   public static final String DESTROY =
       "DESTROY: this unit was deleted from the repository; approving destroys all its resources";
 
+  /** What a vote in a drift reconcile (docs/drift.md) says it does, in the mail and on the page. */
+  public static final String RECONCILE =
+      "DRIFT RECONCILE: this unit's resources changed outside livegate; approving re-applies the"
+          + " trunk's configuration (no pull request)";
+
   /**
-   * @param pullRequest e.g. "acme/live#42", or empty
+   * @param deployed the merge or drift reconcile the execution belongs to, or {@code null} when not
+   *     known
    * @param logUrl where the plan's log is, or empty
    */
   public static VoteMail of(
       Execution execution,
       PlanSummary summary,
-      String pullRequest,
+      MergedPullRequest deployed,
       String logUrl,
       String approveUrl,
       String rejectUrl) {
+    boolean reconcile = deployed != null && deployed.reconcile();
+    String pullRequest = deployed == null || reconcile ? "" : pullRequest(deployed);
     String subject =
         ("[livegate] approve "
                 + (execution.destroy() ? "DESTROYING " : "")
+                + (reconcile ? "(drift reconcile) " : "")
                 + execution.unit()
                 + " ("
                 + execution.account()
@@ -48,6 +58,9 @@ public record VoteMail(String subject, String text, String html) {
     }
     if (execution.destroy()) {
       text.append("\nAction:  ").append(DESTROY);
+    }
+    if (reconcile) {
+      text.append("\nAction:  ").append(RECONCILE);
     }
     text.append("\nPlan:    ").append(counts);
     if (!summary.destroyed().isEmpty()) {
@@ -77,6 +90,9 @@ public record VoteMail(String subject, String text, String html) {
     if (execution.destroy()) {
       html.append(row("Action", "<b>" + Html.escape(DESTROY) + "</b>"));
     }
+    if (reconcile) {
+      html.append(row("Action", "<b>" + Html.escape(RECONCILE) + "</b>"));
+    }
     html.append(row("Plan", Html.escape(counts)));
     if (!summary.destroyed().isEmpty()) {
       html.append(row("Destroys", destroyedList(summary)));
@@ -94,6 +110,11 @@ public record VoteMail(String subject, String text, String html) {
         .append("\">Reject</a></p>")
         .append("<p>Each link opens a page that shows the plan and asks you to confirm.</p>");
     return new VoteMail(subject, text.toString(), html.toString());
+  }
+
+  /** A merge's pull request, e.g. "acme/live#42", or its repository when it has no number. */
+  private static String pullRequest(MergedPullRequest merge) {
+    return merge.number() > 0 ? merge.repository() + "#" + merge.number() : merge.repository();
   }
 
   /** The destroyed resources as an HTML list: the mail and the vote page show the same. */

@@ -1,6 +1,10 @@
 package io.livegate.core.vote;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.core.Html;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.testing.Executions;
 import io.livegate.core.testing.Golden;
@@ -21,7 +25,7 @@ class VoteMailTest {
                 List.of(1L),
                 new PlanSummary(1, 2, 0, List.of("registry.terraform.io/hashicorp/aws"))),
             new PlanSummary(1, 2, 0, List.of("registry.terraform.io/hashicorp/aws")),
-            "acme/live#42",
+            new MergedPullRequest("acme/live", 42, "main", "feature", "b", "m"),
             "https://logs.example.com/d1-app",
             "https://livegate.example.com/vote?t=approve-token",
             "https://livegate.example.com/vote?t=reject-token");
@@ -47,7 +51,7 @@ class VoteMailTest {
             Executions.of(
                 4, "dev-account/queue", "dev", ExecutionStatus.RUNNING, List.of(), summary, true),
             summary,
-            "acme/live#43",
+            new MergedPullRequest("acme/live", 43, "main", "feature", "b", "m"),
             "",
             "https://livegate.example.com/vote?t=approve-token",
             "https://livegate.example.com/vote?t=reject-token");
@@ -61,5 +65,23 @@ class VoteMailTest {
             + "\n--- html\n"
             + mail.html()
             + "\n");
+  }
+
+  @Test
+  void aVoteInADriftReconcileSaysSoInTheSubjectAndBothBodies() {
+    PlanSummary summary = new PlanSummary(0, 1, 0, List.of());
+    VoteMail mail =
+        VoteMail.of(
+            Executions.of(5, "dev-account/app", "dev", ExecutionStatus.RUNNING, List.of(), summary),
+            summary,
+            MergedPullRequest.reconcile("acme/live", "main", "e3f689e7", "run-1"),
+            "",
+            "https://livegate.example.com/vote?t=approve-token",
+            "https://livegate.example.com/vote?t=reject-token");
+
+    assertThat(mail.subject())
+        .isEqualTo("[livegate] approve (drift reconcile) dev-account/app (dev)?");
+    assertThat(mail.text()).contains("Action:  " + VoteMail.RECONCILE).doesNotContain("PR:");
+    assertThat(mail.html()).contains("<b>" + Html.escape(VoteMail.RECONCILE) + "</b>");
   }
 }

@@ -142,6 +142,7 @@ public final class ApprovalWiring {
                       links.get(),
                       new CastVote(metadb.votes(), clock),
                       metadb.executions(),
+                      metadb.deployments(),
                       (Execution execution) ->
                           execution.planArtifact() == null
                               ? "(not planned yet)"

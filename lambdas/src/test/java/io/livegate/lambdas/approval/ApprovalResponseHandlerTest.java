@@ -50,6 +50,7 @@ class ApprovalResponseHandlerTest {
                       links,
                       engine.castVote,
                       engine.executions,
+                      engine.deployments,
                       execution -> "Plan: 1 to add, 0 to change, 0 to destroy.",
                       Clock.systemUTC()),
                   engine.executions,

@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.livegate.core.account.Accounts;
+import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.stack.AccountOrder;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
@@ -46,6 +49,7 @@ class VoteDeskTest {
           links,
           engine.castVote,
           engine.executions,
+          engine.deployments,
           execution -> {
             planTextShown.add(execution.id());
             return "Plan: 1 to add (" + execution.unit() + ")";
@@ -143,6 +147,45 @@ class VoteDeskTest {
             "<td id=\"action\"><b>DESTROY: this unit was deleted from the repository;"
                 + " approving destroys all its resources</b></td>",
             "<li><code>aws_sqs_queue.jobs</code></li>");
+  }
+
+  @Test
+  void theConfirmPageOfADriftReconcileSaysItIsADriftReconcile() {
+    Accounts accounts = SyntheticDeployments.accounts(1, List.of(ALICE), 1, 1);
+    DeployStack stack =
+        SyntheticDeployments.stack(
+            "merge-8",
+            "merge-8",
+            accounts,
+            List.of(unit("account-0/app", "account-0", 0, List.of())));
+    long id =
+        engine
+            .create
+            .create(
+                new CreateDeploymentCommand(
+                    MergedPullRequest.reconcile(Scenarios.REPOSITORY, "main", "merge-8", "run-1"),
+                    stack,
+                    accounts,
+                    RunnerKind.TERRAFORM))
+            .deployment()
+            .id();
+    Execution app = engine.release.release(id).get(0);
+    engine.executions.recordPlan(
+        app.id(), "plans/a.tfplan", "ef".repeat(32), new PlanSummary(0, 1, 0, List.of()));
+
+    VoteDesk.Page page = desk.confirm(token(app, ALICE, Vote.Choice.APPROVE));
+
+    assertThat(page.html())
+        .contains(
+            "<title>livegate: Approve (drift reconcile) account-0/app?</title>",
+            "<td id=\"reconcile\"><b>DRIFT RECONCILE: this unit&#39;s resources changed outside")
+        .doesNotContain("id=\"action\"");
+  }
+
+  @Test
+  void theConfirmPageOfAMergeSaysNothingOfAReconcile() {
+    assertThat(desk.confirm(token(dns(), ALICE, Vote.Choice.APPROVE)).html())
+        .doesNotContain("reconcile");
   }
 
   @Test
