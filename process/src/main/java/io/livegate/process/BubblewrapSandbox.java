@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs terraform and terragrunt under bubblewrap ({@code bwrap}): the file system is read-only
- * except the repository and the one plan file the command writes; the hidden directories (the state
- * directory: metadb, vote key, other units' plans and checkouts) and {@code /tmp} are empty
+ * except the repository, {@code /tmp} and the one plan file the command writes; the hidden
+ * directories (the state directory: metadb, vote key, other units' plans and checkouts) are empty
  * in-memory file systems; the process sees only its own processes, so neither livegate's {@code
  * /proc/PID/environ} nor its {@code /proc/PID/root} is in reach. The network stays, because
  * providers need their APIs; the metadb answers only to its password, which is in the hidden state
@@ -86,7 +86,9 @@ public final class BubblewrapSandbox implements Sandbox {
   @Override
   public List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> planFile) {
     List<Mount> mounts = new ArrayList<>();
-    mounts.add(new Mount("--tmpfs", Path.of("/tmp")));
+    // /tmp stays shared and writable: a local backend or a provisioner may keep files there, and
+    // an empty in-memory /tmp would swallow them silently (docs/security.md names the cost).
+    mounts.add(new Mount("--bind", Path.of("/tmp")));
     hidden.forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
     mounts.add(new Mount("--bind", repositoryRoot.toAbsolutePath().normalize()));
     planFile.ifPresent(
