@@ -90,6 +90,14 @@ public final class Stacks {
     return tree.realPath(path);
   }
 
+  /**
+   * The files that generating {@code directory} writes: those of the unit or stack generated there
+   * and of each stack generated above it.
+   */
+  List<String> filesGeneratedFor(String directory) {
+    return tree.filesGeneratedFor(directory);
+  }
+
   /** The generated units by id. */
   public Map<String, GeneratedUnit> units() {
     return units;
