@@ -66,14 +66,17 @@ public final class StackGenerator {
    * Writes {@code unit} into {@code checkout} when a stack of the checked-out commit generates it.
    *
    * @return whether a stack generates it; false for a unit of the repository itself, and in a
-   *     directory that is not a git work tree (nothing committed, so nothing to generate)
+   *     directory that is not the root of a git work tree (nothing committed, so nothing to
+   *     generate)
    * @throws LivegateException when the stacks cannot generate it (the scan's own error) or a file
    *     cannot be written inside the checkout
    */
   public boolean generate(Path checkout, String unit) {
+    Path root = realPath(checkout);
     Stacks stacks;
     try (GitRepo repo = openOrNull(checkout)) {
-      if (repo == null || repo.head() == null) {
+      // A directory inside another repository's work tree is not a checkout of it.
+      if (repo == null || repo.head() == null || !realPath(Path.of(repo.root())).equals(root)) {
         return false;
       }
       stacks = Stacks.expand(repo.tree(repo.head()), environment, remoteSources);
@@ -86,7 +89,6 @@ public final class StackGenerator {
       }
       return false;
     }
-    Path root = realPath(checkout);
     String directory = UnitDiscovery.directory(unit);
     synchronized (CHECKOUT_LOCKS.computeIfAbsent(root, key -> new Object())) {
       Set<String> written = new LinkedHashSet<>();
