@@ -251,7 +251,7 @@ public final class GitSourceCache implements RemoteSources {
 
   private static SourceTree files(
       Path directory, String commit, String subdir, String url, String ref) {
-    Map<String, String> files = new HashMap<>();
+    Map<String, byte[]> files = new HashMap<>();
     try (Repository repository = Git.open(directory.toFile()).getRepository();
         ObjectReader reader = repository.newObjectReader();
         RevWalk walk = new RevWalk(reader);
@@ -266,9 +266,7 @@ public final class GitSourceCache implements RemoteSources {
             && !path.equals(subdir)
             && RepoPaths.isWithin(path, subdir)) {
           byte[] bytes = reader.open(treeWalk.getObjectId(0)).getCachedBytes(MAX_FILE_BYTES);
-          files.put(
-              subdir.isEmpty() ? path : path.substring(subdir.length() + 1),
-              new String(bytes, StandardCharsets.UTF_8));
+          files.put(subdir.isEmpty() ? path : path.substring(subdir.length() + 1), bytes);
         }
       }
     } catch (IOException e) {
@@ -306,8 +304,8 @@ public final class GitSourceCache implements RemoteSources {
     }
   }
 
-  /** The files of one fetched directory, held in memory. */
-  private record FetchedTree(String root, Map<String, String> contents) implements SourceTree {
+  /** The files of one fetched directory, held in memory as committed. */
+  private record FetchedTree(String root, Map<String, byte[]> contents) implements SourceTree {
     @Override
     public Collection<String> files() {
       return contents.keySet();
@@ -326,11 +324,16 @@ public final class GitSourceCache implements RemoteSources {
 
     @Override
     public String read(String path) {
-      String text = contents.get(path);
-      if (text == null) {
+      return new String(bytes(path), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public byte[] bytes(String path) {
+      byte[] bytes = contents.get(path);
+      if (bytes == null) {
         throw new MissingFile(path);
       }
-      return text;
+      return bytes.clone();
     }
   }
 }

@@ -97,6 +97,17 @@ class StackGeneratorTest {
   }
 
   @Test
+  void aFileThatIsNotTextIsWrittenByteForByte() throws IOException {
+    byte[] archive = {(byte) 0x50, (byte) 0x4b, (byte) 0xff, 0, (byte) 0xc3, (byte) 0x28};
+    Files.write(repo.root().resolve("catalog/units/app/lambda.zip"), archive);
+    repo.commit("a packaged lambda in the catalog unit");
+
+    generator.generate(repo.root(), LEGACY);
+
+    assertThat(repo.root().resolve(LEGACY).resolve("lambda.zip")).hasBinaryContent(archive);
+  }
+
+  @Test
   void aUnitOfTheRepositoryItselfIsLeftAsItIs() {
     assertThat(generator.generate(repo.root(), "plain")).isFalse();
     assertThat(generator.generate(repo.root(), "nowhere")).isFalse();
