@@ -4,10 +4,12 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.PlanJson;
+import io.livegate.core.repo.GitSourceCache;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.terragrunt.StackGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +34,8 @@ import java.util.function.Supplier;
  * Plans and applies one execution with terraform or terragrunt as processes: the local runtime's
  * flow and the terra-run ECS task both use it. The plan is saved in the {@code plans} directory
  * with its SHA-256; apply checks the hash against the one recorded at plan time and applies exactly
- * that file.
+ * that file. A unit that a {@code terragrunt.stack.hcl} generates is written into the checkout
+ * first ({@link StackGenerator}), from the source cache its scan filled, for both runners.
  */
 public final class TerraRun {
   private static final Duration TIMEOUT = Duration.ofHours(2);
@@ -68,6 +71,7 @@ public final class TerraRun {
   private final Path plans;
   private final Map<String, String> environment;
   private final Sandbox sandbox;
+  private final StackGenerator stackGenerator;
 
   public TerraRun(
       CommandRunner runner,
@@ -101,6 +105,9 @@ public final class TerraRun {
     this.plans = plans;
     this.environment = Map.copyOf(environment);
     this.sandbox = sandbox;
+    this.stackGenerator =
+        new StackGenerator(
+            GitSourceCache.reusingFetched(GitSourceCache.defaultDirectory()), this.environment);
   }
 
   /**
@@ -147,6 +154,10 @@ public final class TerraRun {
               + ", which stands for the plan file in livegate's commands; rename the directory;"
               + " nothing was run");
     }
+    String notGenerated = generate(unit, "nothing was run");
+    if (notGenerated != null) {
+      return Step.failed(notGenerated);
+    }
     Path planFile = planFile(planName);
     createOwnerOnly(planFile);
     for (List<String> command : planCommands) {
@@ -185,6 +196,10 @@ public final class TerraRun {
     String unsupported = unsupportedRole("apply", execution.unit(), execution.spec().applyRole());
     if (unsupported != null) {
       return Step.failed(unsupported);
+    }
+    String notGenerated = generate(execution.unit(), "nothing was applied");
+    if (notGenerated != null) {
+      return Step.failed(notGenerated);
     }
     Path planFile = planFile(execution);
     if (!Files.isRegularFile(planFile) || !sha256(planFile).equals(execution.planSha256())) {
@@ -280,6 +295,10 @@ public final class TerraRun {
         || !sha256(approvedFile).equals(execution.planSha256())) {
       return Step.failed(
           "the approved plan " + approvedFile + " is missing or changed; nothing was applied");
+    }
+    String notGenerated = generate(execution.unit(), "nothing was applied");
+    if (notGenerated != null) {
+      return Step.failed(notGenerated);
     }
     String applyRole = execution.spec().applyRole();
     CommandResult approvedJson =
@@ -385,6 +404,22 @@ public final class TerraRun {
     }
     released.add("; released the state lock " + held.id() + " that the interrupted apply left");
     return step.get();
+  }
+
+  /**
+   * Writes {@code unit} into the checkout when a stack generates it: plan and apply may run in
+   * different checkouts (ECS tasks), and a checkout of a commit never holds generated units.
+   *
+   * @return why it could not be written, ending in {@code consequence}; null when it was, or when
+   *     no stack generates the unit
+   */
+  private String generate(String unit, String consequence) {
+    try {
+      stackGenerator.generate(repositoryRoot, unit);
+      return null;
+    } catch (LivegateException e) {
+      return e.getMessage() + "; " + consequence;
+    }
   }
 
   /** Where an apply's PID is kept while it runs. */

@@ -288,14 +288,17 @@ public final class GitRepo implements AutoCloseable {
 
     @Override
     public String read(String path) {
+      return new String(bytes(path), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public byte[] bytes(String path) {
       ObjectId id = blobs.get(path);
       if (id == null) {
         throw new MissingFile(path);
       }
       try {
-        return new String(
-            reader().open(id, Constants.OBJ_BLOB).getCachedBytes(MAX_FILE_BYTES),
-            StandardCharsets.UTF_8);
+        return reader().open(id, Constants.OBJ_BLOB).getCachedBytes(MAX_FILE_BYTES);
       } catch (IOException e) {
         throw new LivegateException("cannot read " + path + ": " + e.getMessage(), e);
       }

@@ -60,13 +60,29 @@ public final class GitSourceCache implements RemoteSources {
   private static final Map<Path, Object> DIRECTORY_LOCKS = new ConcurrentHashMap<>();
 
   private final Path cacheDirectory;
+  private final boolean reuseFetched;
   private final Map<String, Fetch> fetches = new ConcurrentHashMap<>();
 
   /**
    * @param cacheDirectory where fetched repositories are kept between scans; created on use
    */
   public GitSourceCache(Path cacheDirectory) {
+    this(cacheDirectory, false);
+  }
+
+  private GitSourceCache(Path cacheDirectory, boolean reuseFetched) {
     this.cacheDirectory = cacheDirectory.toAbsolutePath().normalize();
+    this.reuseFetched = reuseFetched;
+  }
+
+  /**
+   * The cache as the runners use it after a scan: a (url, ref) that a scan already fetched into
+   * {@code cacheDirectory} is taken as that scan fetched it, without the network, so a unit is
+   * generated from the commit its scan read; one that is not there yet (a fresh task's empty cache)
+   * is fetched.
+   */
+  public static GitSourceCache reusingFetched(Path cacheDirectory) {
+    return new GitSourceCache(cacheDirectory, true);
   }
 
   /** The default cache: {@code .cache/livegate/sources} in the user's home directory. */
@@ -103,7 +119,7 @@ public final class GitSourceCache implements RemoteSources {
                         StandardOpenOption.CREATE,
                         StandardOpenOption.WRITE);
                 FileLock lock = channel.lock()) {
-              commit = fetchCommit(directory, url, ref);
+              commit = fetchCommit(directory, url, ref, reuseFetched);
             }
           } catch (Unavailable e) {
             failure = e;
@@ -120,7 +136,7 @@ public final class GitSourceCache implements RemoteSources {
     }
   }
 
-  private static String fetchCommit(Path directory, String url, String ref) {
+  private static String fetchCommit(Path directory, String url, String ref, boolean reuse) {
     if (url.startsWith("ssh://") && SshSessionFactory.getInstance() == null) {
       // Without one, JGit only says "remote hung up unexpectedly".
       throw new Unavailable(
@@ -136,6 +152,15 @@ public final class GitSourceCache implements RemoteSources {
       Repository repository = git.getRepository();
       if (ref != null && FULL_COMMIT.matcher(ref).matches() && isCommit(repository, ref)) {
         return ref;
+      }
+      ObjectId fetchedBefore =
+          reuse
+              ? repository.resolve(
+                  (ref != null && PARTIAL_COMMIT.matcher(ref).matches() ? ref : FETCHED)
+                      + "^{commit}")
+              : null;
+      if (fetchedBefore != null) {
+        return fetchedBefore.name();
       }
       Optional<String> remoteRef = ref == null ? Optional.of(Constants.HEAD) : advertised(url, ref);
       if (remoteRef.isPresent()) {
@@ -226,7 +251,7 @@ public final class GitSourceCache implements RemoteSources {
 
   private static SourceTree files(
       Path directory, String commit, String subdir, String url, String ref) {
-    Map<String, String> files = new HashMap<>();
+    Map<String, byte[]> files = new HashMap<>();
     try (Repository repository = Git.open(directory.toFile()).getRepository();
         ObjectReader reader = repository.newObjectReader();
         RevWalk walk = new RevWalk(reader);
@@ -241,9 +266,7 @@ public final class GitSourceCache implements RemoteSources {
             && !path.equals(subdir)
             && RepoPaths.isWithin(path, subdir)) {
           byte[] bytes = reader.open(treeWalk.getObjectId(0)).getCachedBytes(MAX_FILE_BYTES);
-          files.put(
-              subdir.isEmpty() ? path : path.substring(subdir.length() + 1),
-              new String(bytes, StandardCharsets.UTF_8));
+          files.put(subdir.isEmpty() ? path : path.substring(subdir.length() + 1), bytes);
         }
       }
     } catch (IOException e) {
@@ -281,8 +304,8 @@ public final class GitSourceCache implements RemoteSources {
     }
   }
 
-  /** The files of one fetched directory, held in memory. */
-  private record FetchedTree(String root, Map<String, String> contents) implements SourceTree {
+  /** The files of one fetched directory, held in memory as committed. */
+  private record FetchedTree(String root, Map<String, byte[]> contents) implements SourceTree {
     @Override
     public Collection<String> files() {
       return contents.keySet();
@@ -301,11 +324,16 @@ public final class GitSourceCache implements RemoteSources {
 
     @Override
     public String read(String path) {
-      String text = contents.get(path);
-      if (text == null) {
+      return new String(bytes(path), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public byte[] bytes(String path) {
+      byte[] bytes = contents.get(path);
+      if (bytes == null) {
         throw new MissingFile(path);
       }
-      return text;
+      return bytes.clone();
     }
   }
 }

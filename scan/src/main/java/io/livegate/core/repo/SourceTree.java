@@ -29,6 +29,16 @@ public interface SourceTree {
    */
   String read(String path);
 
+  /**
+   * The file's bytes, as committed: what writing the file out needs, where {@link #read} would
+   * mangle a file that is not UTF-8 text.
+   *
+   * @throws MissingFile when there is no such file
+   */
+  default byte[] bytes(String path) {
+    return read(path).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   /** A path that names no file in the tree. */
   class MissingFile extends io.livegate.core.LivegateException {
     private static final long serialVersionUID = 1L;

@@ -13,6 +13,7 @@ import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.terragrunt.StackGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,11 +84,17 @@ public final class DriftScan {
               progress,
               command.allowPartial(),
               remoteSources);
-      return plan(graph, Path.of(repo.root()), head, command.parallelism());
+      return plan(
+          graph,
+          Path.of(repo.root()),
+          head,
+          command.parallelism(),
+          new StackGenerator(remoteSources, command.environment()));
     }
   }
 
-  private DriftReport plan(UnitGraph graph, Path root, String head, int parallelism) {
+  private DriftReport plan(
+      UnitGraph graph, Path root, String head, int parallelism, StackGenerator stackGenerator) {
     Path plans;
     try {
       plans = Files.createTempDirectory("livegate-drift");
@@ -110,7 +117,8 @@ public final class DriftScan {
       for (int index = 0; index < units.size(); index++) {
         String unit = units.get(index);
         Path planFile = plans.resolve(index + ".tfplan");
-        completions.submit(() -> planUnit(graph.account(unit), root, unit, planFile));
+        completions.submit(
+            () -> planUnit(graph.account(unit), root, unit, planFile, stackGenerator));
       }
       for (int done = 1; done <= units.size(); done++) {
         Outcome outcome = completions.take().get();
@@ -149,7 +157,13 @@ public final class DriftScan {
     return new DriftReport(head, units.size(), drifted, errors);
   }
 
-  private Outcome planUnit(Account account, Path root, String unit, Path planFile) {
+  private Outcome planUnit(
+      Account account, Path root, String unit, Path planFile, StackGenerator stackGenerator) {
+    try {
+      stackGenerator.generate(root, unit);
+    } catch (LivegateException e) {
+      return new Outcome(unit, List.of(), e.getMessage());
+    }
     Path directory = root.resolve(unit);
     List<List<String>> commands = runnerKind.driftPlanCommands(directory.toString(), account);
     for (int index = 0; index < commands.size(); index++) {

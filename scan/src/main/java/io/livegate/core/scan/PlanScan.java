@@ -17,6 +17,7 @@ import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.Reason;
 import io.livegate.core.stack.ScanMode;
 import io.livegate.core.terragrunt.DependencyDeclaration;
+import io.livegate.core.terragrunt.StackGenerator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,7 +96,11 @@ public final class PlanScan {
       Layering.layers(
           graph.units(), graph.edgesWithin(graph.units()), graph::account, command.accounts());
       SortedMap<String, Set<Reason>> changed =
-          plan(graph, Path.of(repo.root()), command.parallelism());
+          plan(
+              graph,
+              Path.of(repo.root()),
+              command.parallelism(),
+              new StackGenerator(remoteSources, command.environment()));
       List<FileChange> files = command.all() ? List.of() : repo.changes(base, head);
       SortedMap<String, DeletedUnit> deleted =
           command.all()
@@ -118,7 +123,8 @@ public final class PlanScan {
     }
   }
 
-  private SortedMap<String, Set<Reason>> plan(UnitGraph graph, Path root, int parallelism) {
+  private SortedMap<String, Set<Reason>> plan(
+      UnitGraph graph, Path root, int parallelism, StackGenerator stackGenerator) {
     Map<String, Integer> waiting = new HashMap<>();
     for (String unit : graph.units()) {
       waiting.put(
@@ -166,7 +172,7 @@ public final class PlanScan {
             finished += settle(unit, graph, waiting, ready);
             continue;
           }
-          completions.submit(() -> planUnit(graph, root, unit));
+          completions.submit(() -> planUnit(graph, root, unit, stackGenerator));
           running++;
         }
         if (running == 0) {
@@ -236,7 +242,12 @@ public final class PlanScan {
     return 1;
   }
 
-  private Outcome planUnit(UnitGraph graph, Path root, String unit) {
+  private Outcome planUnit(UnitGraph graph, Path root, String unit, StackGenerator stackGenerator) {
+    try {
+      stackGenerator.generate(root, unit);
+    } catch (LivegateException e) {
+      return new Outcome(unit, false, new CommandResult(-1, e.getMessage(), false));
+    }
     Path directory = root.resolve(unit);
     List<List<String>> commands =
         runnerKind.planScanCommands(directory.toString(), graph.account(unit));

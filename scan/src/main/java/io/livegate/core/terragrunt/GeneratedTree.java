@@ -56,13 +56,39 @@ final class GeneratedTree implements SourceTree {
 
   /** Where the file or directory {@code path} of this tree really is. */
   Location locate(String path) {
+    Copy copy = copyHolding(path);
+    if (copy == null) {
+      return new Location(repository, path, null);
+    }
+    String rest = path.substring(copy.generated().length());
+    return copy.source().resolve(rest.isEmpty() ? "" : rest.substring(1));
+  }
+
+  /** The innermost copy that {@code path} lies in; null for a path of the repository itself. */
+  private Copy copyHolding(String path) {
     for (Copy copy : copies) {
       if (RepoPaths.isWithin(path, copy.generated())) {
-        String rest = path.substring(copy.generated().length());
-        return copy.source().resolve(rest.isEmpty() ? "" : rest.substring(1));
+        return copy;
       }
     }
-    return new Location(repository, path, null);
+    return null;
+  }
+
+  /**
+   * The files that generating {@code directory} writes, sorted: those copied into it, and those of
+   * each stack copied into a directory above it (its stack file and whatever else its source
+   * holds), as {@code terragrunt stack generate} writes them; never a file of another generated
+   * directory inside or beside it.
+   */
+  List<String> filesGeneratedFor(String directory) {
+    return files().stream()
+        .filter(
+            file -> {
+              Copy copy = copyHolding(file);
+              return copy != null && RepoPaths.isWithin(directory, copy.generated());
+            })
+        .sorted()
+        .toList();
   }
 
   /** The committed path behind {@code path}: itself unless it lies in a generated directory. */
@@ -108,5 +134,11 @@ final class GeneratedTree implements SourceTree {
   public String read(String path) {
     Location location = locate(path);
     return location.tree().read(location.path());
+  }
+
+  @Override
+  public byte[] bytes(String path) {
+    Location location = locate(path);
+    return location.tree().bytes(location.path());
   }
 }

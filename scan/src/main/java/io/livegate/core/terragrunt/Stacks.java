@@ -90,6 +90,14 @@ public final class Stacks {
     return tree.realPath(path);
   }
 
+  /**
+   * The files that generating {@code directory} writes: those of the unit or stack generated there
+   * and of each stack generated above it.
+   */
+  List<String> filesGeneratedFor(String directory) {
+    return tree.filesGeneratedFor(directory);
+  }
+
   /** The generated units by id. */
   public Map<String, GeneratedUnit> units() {
     return units;
@@ -138,12 +146,15 @@ public final class Stacks {
       try {
         String path = text(stack, block, "path", label);
         boolean noDot = noDot(stack, block, label);
-        String generated =
-            RepoPaths.normalize(
-                RepoPaths.join(dir, noDot ? path : RepoPaths.join(STACK_DIRECTORY, path)));
-        if (generated == null || !RepoPaths.isWithin(generated, dir)) {
+        // As terragrunt: relative, and inside the directory it generates into (.terragrunt-stack,
+        // or the stack's own with no_dot_terragrunt_stack).
+        String into = noDot ? dir : RepoPaths.join(dir, STACK_DIRECTORY);
+        String generated = RepoPaths.normalize(RepoPaths.join(into, path));
+        if (path.startsWith("/") || generated == null || !RepoPaths.isWithin(generated, into)) {
           throw new InvalidTerragruntConfig(
-              document.file(), block.line(), label + ": path '" + path + "' leaves the stack");
+              document.file(),
+              block.line(),
+              label + ": path '" + path + "' leaves the stack (" + into + ")");
         }
         String id = UnitDiscovery.unitId(generated);
         try {

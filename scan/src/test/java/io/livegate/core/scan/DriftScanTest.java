@@ -104,4 +104,25 @@ class DriftScanTest {
                     .anySatisfy(argument -> assertThat(argument).startsWith("-out=/")));
     assertThat(runner.maxConcurrentCalls()).isLessThanOrEqualTo(2);
   }
+
+  @Test
+  void aUnitThatAStackGeneratesIsWrittenIntoTheCheckoutBeforeItIsPlanned() {
+    repo.write("catalog/web/terragrunt.hcl", "inputs = {\n  size = values.size\n}\n")
+        .write(
+            "app/terragrunt.stack.hcl",
+            "unit \"web\" {\n  source = \"../catalog/web\"\n  path   = \"web\"\n"
+                + "  values = {\n    size = \"small\"\n  }\n}\n");
+    repo.commit("a stack");
+    Path web = dir.resolve("app/.terragrunt-stack/web");
+
+    DriftReport report = drift(2);
+
+    assertThat(report.planned()).isEqualTo(5);
+    assertThat(report.errors()).isEmpty();
+    assertThat(runner.calls(ScriptedCommandRunner.PLAN))
+        .extracting(ScriptedCommandRunner.Call::directory)
+        .contains(web);
+    assertThat(web.resolve("terragrunt.hcl")).exists();
+    assertThat(web.resolve("terragrunt.values.hcl")).content().contains("size = \"small\"");
+  }
 }

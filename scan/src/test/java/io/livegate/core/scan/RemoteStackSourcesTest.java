@@ -5,12 +5,15 @@ import static io.livegate.core.scan.testing.Scans.units;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Accounts;
+import io.livegate.core.repo.GitSourceCache;
 import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.Reason;
 import io.livegate.core.terragrunt.InvalidTerragruntConfig;
+import io.livegate.core.terragrunt.StackGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +21,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.transport.URIish;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -219,6 +223,59 @@ class RemoteStackSourcesTest {
                 + "//units/app?ref=v9: the remote has no branch or tag v9 (unit "
                 + APP
                 + ")");
+  }
+
+  @Test
+  void aScannedRemoteUnitIsWrittenForTheRunnerFromTheScansCacheWithoutTheNetwork()
+      throws IOException {
+    String head = repo.commit("vpc and app from catalog v1");
+    scan(null, head);
+    Files.move(remote, dir.resolve("unreachable.git"));
+
+    assertThat(
+            new StackGenerator(GitSourceCache.reusingFetched(cache), Map.of())
+                .generate(repo.root(), APP))
+        .isTrue();
+
+    Path app = repo.root().resolve(APP);
+    try (Git work = Git.open(catalog.root().toFile())) {
+      work.checkout().setName("v1").call();
+    } catch (GitAPIException e) {
+      throw new IllegalStateException(e);
+    }
+    assertThat(app.resolve("terragrunt.hcl"))
+        .hasSameTextualContentAs(catalog.root().resolve("units/app/terragrunt.hcl"));
+    assertThat(app.resolve("config.yaml")).hasContent("replicas: 2\n");
+    assertThat(app.resolve(StackGenerator.VALUES_FILE))
+        .content()
+        .endsWith("vpc_path = \"../vpc\"\n");
+    // A tag can move, so a scan fetches it again; the runner takes what its scan fetched.
+    assertThatThrownBy(
+            () ->
+                new StackGenerator(new GitSourceCache(cache), Map.of()).generate(repo.root(), VPC))
+        .hasMessageContaining("cannot fetch its source " + url() + "//units/vpc?ref=v1");
+  }
+
+  @Test
+  void aRemoteUnitThatTheCacheDoesNotHoldCannotBeWrittenWithoutTheNetwork() throws IOException {
+    repo.commit("vpc and app from catalog v1");
+    Files.move(remote, dir.resolve("unreachable.git"));
+
+    assertThatThrownBy(
+            () ->
+                new StackGenerator(
+                        GitSourceCache.reusingFetched(dir.resolve("empty-cache")), Map.of())
+                    .generate(repo.root(), APP))
+        .isInstanceOf(LivegateException.class)
+        .hasMessageStartingWith(
+            "cannot generate "
+                + APP
+                + ": live/prod/terragrunt.stack.hcl:9: unit \"app\" ("
+                + APP
+                + "): cannot fetch its source "
+                + url()
+                + "//units/app?ref=v1: ");
+    assertThat(repo.root().resolve(APP)).doesNotExist();
   }
 
   private static void deleteRecursively(Path path) throws IOException {

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Units that terragrunt.stack.hcl files generate, named and read as {@code terragrunt stack
@@ -181,6 +183,31 @@ class StacksTest {
                 java.util.List.of(),
                 java.util.List.of(),
                 true));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"../x", "a/../../x", "../../../outside", "/tmp/x"})
+  void unitPathThatLeavesTheDirectoryItGeneratesIntoIsOneErrorAndGeneratesNothing(String path) {
+    for (boolean noDot : new boolean[] {false, true}) {
+      repo.write(
+          "live/prod/terragrunt.stack.hcl",
+          "unit \"evil\" {\n  source = \"../../catalog/units/vpc\"\n  path   = \""
+              + path
+              + "\"\n  no_dot_terragrunt_stack = "
+              + noDot
+              + "\n  values = {\n    cidr = \"10.9.0.0/16\"\n  }\n}\n");
+      String head = repo.commit("a unit path that leaves its stack: " + path);
+
+      assertThatThrownBy(() -> allUnits(repo, head))
+          .as(path + (noDot ? " with no_dot_terragrunt_stack" : ""))
+          .isInstanceOf(InvalidTerragruntConfig.class)
+          .hasMessage(
+              "live/prod/terragrunt.stack.hcl:1: unit \"evil\": path '"
+                  + path
+                  + "' leaves the stack ("
+                  + (noDot ? "live/prod" : "live/prod/.terragrunt-stack")
+                  + ") (unit live/prod/terragrunt.stack.hcl:1)");
+    }
   }
 
   @Test
