@@ -176,8 +176,9 @@ public final class TaskWiring {
             ? new GraphScan(out::println)::run
             : new PlanScan(
                     withAccountRoles(new ProcessCommandRunner(out::println), "livegate-scan"),
+                    imageUser(),
                     runner,
-                    environment,
+                    terraformEnvironment(),
                     out::println)
                 ::run,
         checkout(),
@@ -284,8 +285,9 @@ public final class TaskWiring {
         workspace().resolve("repository"),
         new DriftScan(
             withAccountRoles(new ProcessCommandRunner(out::println), "livegate-drift"),
+            imageUser(),
             runner(),
-            environment,
+            terraformEnvironment(),
             out::println),
         accounts(),
         github.driftIssues().map(issues -> new ReportDrift(issues, mailer, out::println)),

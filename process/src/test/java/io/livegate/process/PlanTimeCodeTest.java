@@ -3,6 +3,7 @@ package io.livegate.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
