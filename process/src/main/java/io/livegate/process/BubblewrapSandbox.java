@@ -95,7 +95,7 @@ public final class BubblewrapSandbox implements Sandbox {
     hidden.stream()
         .filter(Files::isDirectory)
         .forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
-    mounts.add(new Mount("--tmpfs", PrivateTemp.root()));
+    mounts.add(new Mount("--tmpfs", PrivateTemp.base()));
     mounts.add(new Mount("--bind", repositoryRoot.toAbsolutePath().normalize()));
     planFile.ifPresent(
         plan ->
