@@ -1,6 +1,7 @@
 package io.livegate.process;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -92,9 +93,12 @@ public final class PlanTimeSpy {
     return environment;
   }
 
-  /** What the spy saw and did, as it wrote it; empty when it never ran. */
+  /**
+   * What the spy saw and did, as it wrote it (bytes that are no UTF-8, such as a key it read, as
+   * replacement characters); empty when it never ran.
+   */
   public String log() throws IOException {
-    return Files.exists(log) ? Files.readString(log) : "";
+    return Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
   }
 
   /** The lines of {@link #log}. */
