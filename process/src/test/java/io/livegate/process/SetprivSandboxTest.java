@@ -63,6 +63,28 @@ class SetprivSandboxTest {
   }
 
   @Test
+  void aPlanFileTheUserWritesInAPrivateDirectoryCanBeReachedButTheDirectoryNotListed()
+      throws Exception {
+    Files.createDirectories(dir.resolve("repository"));
+    Path plans =
+        Files.createDirectory(
+            dir.resolve("drift-plans"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Path plan = Files.createFile(plans.resolve("0.tfplan"));
+
+    new SetprivSandbox(USER, USER, dir.resolve("home"))
+        .wrap(
+            List.of("terraform", "plan"),
+            dir.resolve("repository"),
+            Optional.of(new Sandbox.PlanFile(plan, true)));
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(plans)))
+        .isEqualTo("rwx-----x");
+    assertThat(Files.getAttribute(plans, "unix:uid")).isEqualTo(0);
+    assertThat(Files.getAttribute(plan, "unix:uid")).isEqualTo(USER);
+  }
+
+  @Test
   void rootIsRefusedAsTheUserTerraformRunsAs() {
     assertThatThrownBy(() -> new SetprivSandbox(0, 0, dir))
         .isInstanceOf(LivegateException.class)
