@@ -8,6 +8,7 @@ import io.livegate.core.deploy.Deployment;
 import io.livegate.core.drift.DriftReport;
 import io.livegate.core.drift.DriftReportFormat;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.scan.DriftScan;
 import io.livegate.core.scan.ScanCommand;
 import io.livegate.process.ProcessCommandRunner;
@@ -110,8 +111,16 @@ final class DriftCli implements Callable<Integer> {
             };
     Accounts accounts = LocalRun.withLocalVoter(AccountsFiles.read(accountsFile));
     int parallelism = local.settings(run.autoApprove).parallelism();
+    Sandbox sandbox = LocalWiring.sandbox(local.stateDirectory());
+    err.println("livegate: " + sandbox.description());
+    err.flush();
     DriftReport report =
-        new DriftScan(new ProcessCommandRunner(), kind, Map.of("TF_IN_AUTOMATION", "1"), progress)
+        new DriftScan(
+                new ProcessCommandRunner(),
+                sandbox,
+                kind,
+                Map.of("TF_IN_AUTOMATION", "1"),
+                progress)
             .run(
                 new ScanCommand(
                     repo,

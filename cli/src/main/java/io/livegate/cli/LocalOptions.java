@@ -72,7 +72,12 @@ final class LocalOptions {
   Duration gracePeriod;
 
   Path stateDirectory() {
-    return stateDir != null ? stateDir : Path.of(System.getProperty("user.home"), ".livegate");
+    return stateDir != null ? stateDir : defaultStateDirectory();
+  }
+
+  /** The state directory of a command that names none. */
+  static Path defaultStateDirectory() {
+    return Path.of(System.getProperty("user.home"), ".livegate");
   }
 
   /** The settings of a run whose log shows no voter's links (serve). */

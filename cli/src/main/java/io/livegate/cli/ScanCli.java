@@ -1,11 +1,13 @@
 package io.livegate.cli;
 
+import io.livegate.cli.local.LocalWiring;
 import io.livegate.cli.render.GraphRenderer;
 import io.livegate.cli.render.TextRenderer;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.repo.GitSourceCache;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.core.scan.ScanCommand;
@@ -171,12 +173,7 @@ final class ScanCli implements Callable<Integer> {
     DeployStack stack =
         mode == Mode.graph
             ? new GraphScan(progress).run(command)
-            : new PlanScan(
-                    new ProcessCommandRunner(),
-                    runnerKind(),
-                    Map.of("TF_IN_AUTOMATION", "1"),
-                    progress)
-                .run(command);
+            : planScan(err, progress, command);
     String rendered =
         switch (format) {
           case text -> TextRenderer.render(stack);
@@ -187,6 +184,20 @@ final class ScanCli implements Callable<Integer> {
     out.print(rendered);
     out.flush();
     return 0;
+  }
+
+  /** The plan scan runs the change's code: in the sandbox, away from the state directory. */
+  private DeployStack planScan(PrintWriter err, ProgressListener progress, ScanCommand command) {
+    Sandbox sandbox = LocalWiring.sandbox(LocalOptions.defaultStateDirectory());
+    err.println("livegate: " + sandbox.description());
+    err.flush();
+    return new PlanScan(
+            new ProcessCommandRunner(),
+            sandbox,
+            runnerKind(),
+            Map.of("TF_IN_AUTOMATION", "1"),
+            progress)
+        .run(command);
   }
 
   private RunnerKind runnerKind() {

@@ -13,6 +13,7 @@ import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.scan.GraphScan;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.core.scan.ScanCommand;
@@ -112,7 +113,12 @@ class PlanScanWithTerraformTest {
   }
 
   private DeployStack planScan(String base, String head) {
-    return new PlanScan(recording, RunnerKind.TERRAFORM, TERRAFORM_ENVIRONMENT, line -> {})
+    return new PlanScan(
+            recording,
+            Sandbox.none("the test runs terraform as itself"),
+            RunnerKind.TERRAFORM,
+            TERRAFORM_ENVIRONMENT,
+            line -> {})
         .run(
             new ScanCommand(
                 dir,

@@ -172,14 +172,7 @@ public final class TaskWiring {
     return new CreateDeployStack(
         metadb.get().deployments(),
         engine.create(),
-        scan.equals("graph")
-            ? new GraphScan(out::println)::run
-            : new PlanScan(
-                    withAccountRoles(new ProcessCommandRunner(out::println), "livegate-scan"),
-                    runner,
-                    environment,
-                    out::println)
-                ::run,
+        scan.equals("graph") ? new GraphScan(out::println)::run : planScan()::run,
         checkout(),
         accounts,
         runner,
@@ -199,6 +192,20 @@ public final class TaskWiring {
         Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
         out::println,
         clock);
+  }
+
+  /**
+   * create-deploy-stack's plan scan ({@value RuntimeContract.Tasks#SCAN} {@code plan}): it runs the
+   * merged change's code, so every plan runs as the image's user with the session of its account's
+   * plan role, as terra-run's plans do.
+   */
+  public PlanScan planScan() {
+    return new PlanScan(
+        withAccountRoles(new ProcessCommandRunner(out::println), "livegate-scan"),
+        imageUser(),
+        runner(),
+        terraformEnvironment(),
+        out::println);
   }
 
   /**
@@ -284,8 +291,9 @@ public final class TaskWiring {
         workspace().resolve("repository"),
         new DriftScan(
             withAccountRoles(new ProcessCommandRunner(out::println), "livegate-drift"),
+            imageUser(),
             runner(),
-            environment,
+            terraformEnvironment(),
             out::println),
         accounts(),
         github.driftIssues().map(issues -> new ReportDrift(issues, mailer, out::println)),

@@ -1,5 +1,7 @@
 package io.livegate.process;
 
+import io.livegate.core.runner.PrivateTemp;
+import io.livegate.core.runner.Sandbox;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,11 +15,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs terraform and terragrunt under bubblewrap ({@code bwrap}): the file system is read-only
  * except the repository, {@code /tmp} and the one plan file the command writes; the hidden
- * directories (the state directory: metadb, vote key, other units' plans and checkouts) are empty
- * in-memory file systems; the process sees only its own processes, so neither livegate's {@code
- * /proc/PID/environ} nor its {@code /proc/PID/root} is in reach. The network stays, because
- * providers need their APIs; the metadb answers only to its password, which is in the hidden state
- * directory.
+ * directories (the state directory: metadb, vote key, other units' plans and checkouts) and
+ * livegate's own temporary files in {@code /tmp} ({@link PrivateTemp}) are empty in-memory file
+ * systems; the process sees only its own processes, so neither livegate's {@code /proc/PID/environ}
+ * nor its {@code /proc/PID/root} is in reach. The network stays, because providers need their APIs;
+ * the metadb answers only to its password, which is in the hidden state directory.
  *
  * <p>bwrap runs the command in a child it waits for and does not forward signals to; the runner
  * interrupts the whole process group ({@link ProcessCommandRunner#interruptAll}), which reaches
@@ -89,7 +91,11 @@ public final class BubblewrapSandbox implements Sandbox {
     // /tmp stays shared and writable: a local backend or a provisioner may keep files there, and
     // an empty in-memory /tmp would swallow them silently (docs/security.md names the cost).
     mounts.add(new Mount("--bind", Path.of("/tmp")));
-    hidden.forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
+    // a hidden directory that does not exist (a scan's unused state directory) holds nothing
+    hidden.stream()
+        .filter(Files::isDirectory)
+        .forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
+    mounts.add(new Mount("--tmpfs", PrivateTemp.base()));
     mounts.add(new Mount("--bind", repositoryRoot.toAbsolutePath().normalize()));
     planFile.ifPresent(
         plan ->
@@ -115,7 +121,9 @@ public final class BubblewrapSandbox implements Sandbox {
 
   @Override
   public String description() {
-    return "terraform runs in a bubblewrap sandbox that hides " + hidden;
+    return "terraform runs in a bubblewrap sandbox that hides "
+        + hidden
+        + " and livegate's temporary files";
   }
 
   private record Mount(String option, Path path) {}

@@ -4,6 +4,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
+import io.livegate.core.runner.PrivateTemp;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -32,7 +33,7 @@ import java.util.stream.Stream;
  * would break (and kill it at its next write) when the JVM dies, and it runs in a session of its
  * own ({@code setsid}, where the system has it), so that the terminal's Ctrl-C reaches livegate,
  * which then decides when to interrupt it ({@link #interruptAll}). Its PID goes to the command's
- * PID file while it runs.
+ * PID file while it runs. The output files are livegate's, in a {@link PrivateTemp} directory.
  *
  * <p>The process gets {@link RunnerEnvironment}'s allow-list of livegate's environment and of the
  * command's, never the rest: it runs code nobody voted on yet.
@@ -62,12 +63,8 @@ public final class ProcessCommandRunner implements CommandRunner {
       return new CommandResult(
           -1, "cannot start " + program + ": No such file or directory", false);
     }
-    Path outputs;
-    try {
-      outputs = Files.createTempDirectory("livegate-run");
-    } catch (IOException e) {
-      throw new LivegateException("cannot create a directory for a command's output: " + e, e);
-    }
+    // out of the command's reach: a command could otherwise rewrite another's output as it is read
+    Path outputs = PrivateTemp.directory("run-");
     try {
       return run(command, outputs.resolve("stdout"), outputs.resolve("stderr"));
     } finally {

@@ -1,6 +1,7 @@
 package io.livegate.process;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.runner.Sandbox;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -8,10 +9,13 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Runs terraform and terragrunt as an unprivileged user of the ECS tasks' image, while the task's
@@ -25,7 +29,8 @@ import java.util.Optional;
  * is the user's; a plan file a command only reads stays root's, readable by the user's group, so
  * the code being deployed cannot change an approved plan between its check and its apply. The
  * directories above them must be traversable by others (the tasks' workspace is made 0755 by
- * default).
+ * default); the directory of a plan file the user writes is made so (o+x, never readable), as a
+ * private directory of drift's plans ({@code PrivateTemp}) is not.
  */
 public final class SetprivSandbox implements Sandbox {
   /** The image's user (ecs-tasks/Dockerfile: {@code useradd --uid 10001 livegate}). */
@@ -62,6 +67,11 @@ public final class SetprivSandbox implements Sandbox {
       if (planFile.isPresent()) {
         Path plan = planFile.get().path();
         if (planFile.get().writable()) {
+          Path directory = plan.toAbsolutePath().getParent();
+          Set<PosixFilePermission> passable =
+              EnumSet.copyOf(Files.getPosixFilePermissions(directory));
+          passable.add(PosixFilePermission.OTHERS_EXECUTE);
+          Files.setPosixFilePermissions(directory, passable);
           give(plan);
           Files.setPosixFilePermissions(plan, PosixFilePermissions.fromString("rw-------"));
         } else if (Files.exists(plan)) {

@@ -9,6 +9,7 @@ import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.terragrunt.StackGenerator;
 import java.io.IOException;
 import java.nio.file.Files;

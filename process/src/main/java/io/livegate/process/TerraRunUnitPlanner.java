@@ -4,6 +4,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.pr.UnitPlanner;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,9 @@ package io.livegate.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.livegate.core.runner.PrivateTemp;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,5 +109,51 @@ class PlanTimeCodeTest {
         .containsSubsequence("== list the state directory", "plans", "-> exit 0");
     assertThat(Files.readString(otherPlan)).isEqualTo("the approved plan");
     assertThat(Files.readString(voteKey)).isEqualTo("vote-key-value");
+  }
+
+  @Test
+  void inTheSandboxAPlanTimeProviderCannotReachLivegatesOwnTemporaryFilesInTmp() throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {}\n");
+    Path state = Files.createDirectories(dir.resolve("state"));
+    Path plans = Files.createDirectories(state.resolve("plans"));
+    // the output of another command livegate runs meanwhile, where livegate keeps it
+    Path otherRun = PrivateTemp.directory("run-");
+    Path otherOutput = Files.writeString(otherRun.resolve("stdout"), "output-of-another-command");
+    // only paths this test made: /tmp is shared with everything else on the machine
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put(
+        "find the file livegate reads this command's output from",
+        "f=$(readlink /proc/$PPID/fd/1) && echo \"terraform writes to $f\" && ls \"$f\"");
+    attempts.put("read another command's output", "cat " + otherOutput);
+    attempts.put(
+        "rewrite another command's output", "echo forged-by-the-provider >> " + otherOutput);
+    attempts.put(
+        "leave a file beside another command's output", "echo planted > " + otherRun + "/planted");
+    PlanTimeSpy spy =
+        PlanTimeSpy.install(repo.root().resolve(".spy"), repo.root().resolve(UNIT), attempts);
+    Sandbox sandbox = BubblewrapSandbox.find(List.of(state)).orElseThrow();
+    TerraRun terraRun =
+        new TerraRun(
+            new ProcessCommandRunner(),
+            RunnerKind.TERRAFORM,
+            repo.root(),
+            plans,
+            spy.environment(),
+            sandbox);
+
+    TerraRun.Step<TerraRun.Plan> plan =
+        terraRun.plan(
+            UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, null, List.of()), null);
+
+    System.out.println("what the sandboxed plan-time provider saw in /tmp:\n" + spy.log());
+    assertThat(plan.error()).as("the spy is no real provider").isNotNull();
+    assertThat(spy.exits())
+        .as("every attempt failed")
+        .containsOnlyKeys(attempts.keySet())
+        .allSatisfy((attempt, exit) -> assertThat(exit).as(attempt).isNotZero());
+    assertThat(spy.log()).doesNotContain("output-of-another-command");
+    assertThat(Files.readString(otherOutput)).isEqualTo("output-of-another-command");
+    assertThat(otherRun.resolve("planted")).doesNotExist();
   }
 }

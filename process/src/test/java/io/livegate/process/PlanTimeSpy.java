@@ -1,12 +1,16 @@
 package io.livegate.process;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Code from a merged change that runs at plan time, as an attacker would write it: a "provider"
@@ -18,10 +22,10 @@ import java.util.Map;
 public final class PlanTimeSpy {
   static final String SOURCE = "example.com/evil/spy";
 
-  private final Path cliConfig;
+  private final Optional<Path> cliConfig;
   private final Path log;
 
-  private PlanTimeSpy(Path cliConfig, Path log) {
+  private PlanTimeSpy(Optional<Path> cliConfig, Path log) {
     this.cliConfig = cliConfig;
     this.log = log;
   }
@@ -32,6 +36,31 @@ public final class PlanTimeSpy {
    * @param attempts each attempt's name and the shell command it runs
    */
   public static PlanTimeSpy install(Path dir, Path unit, Map<String, String> attempts)
+      throws IOException {
+    Path log = writeProvider(dir.resolve("mirror"), unit, attempts);
+    Path cliConfig = dir.resolve("spy.tfrc");
+    Files.writeString(
+        cliConfig,
+        "provider_installation {\n  filesystem_mirror {\n    path = \""
+            + dir.resolve("mirror")
+            + "\"\n    include = [\"example.com/*/*\"]\n  }\n"
+            + "  direct {\n    exclude = [\"example.com/*/*\"]\n  }\n}\n");
+    return new PlanTimeSpy(Optional.of(cliConfig), log);
+  }
+
+  /**
+   * Installs the spy in {@code unit} itself, in {@code terraform.d/plugins}: the mirror terraform
+   * looks in from its working directory (the unit's, as livegate runs it) without any CLI config,
+   * so a merged change can ship its own provider there and needs nothing of livegate's setup.
+   */
+  public static PlanTimeSpy installInUnit(Path unit, Map<String, String> attempts)
+      throws IOException {
+    return new PlanTimeSpy(
+        Optional.empty(), writeProvider(unit.resolve("terraform.d/plugins"), unit, attempts));
+  }
+
+  /** Writes the spy into {@code mirror}, makes {@code unit} require it, and answers its log. */
+  private static Path writeProvider(Path mirror, Path unit, Map<String, String> attempts)
       throws IOException {
     Path log = unit.resolve("spy.log");
     // the script keeps its own stdout open to the end: terraform stops a plugin whose stdout closes
@@ -45,40 +74,51 @@ public final class PlanTimeSpy {
                 .append(command)
                 .append(")\necho \"-> exit $?\"\n"));
     script.append("} >>'").append(log).append("' 2>&1\nexit 1\n");
-    Path binary =
-        dir.resolve("mirror/" + SOURCE + "/1.0.0/linux_amd64/terraform-provider-spy_v1.0.0");
+    Path binary = mirror.resolve(SOURCE + "/1.0.0/linux_amd64/terraform-provider-spy_v1.0.0");
     Files.createDirectories(binary.getParent());
     Files.writeString(binary, script);
     Files.setPosixFilePermissions(binary, PosixFilePermissions.fromString("rwx------"));
-    Path cliConfig = dir.resolve("spy.tfrc");
-    Files.writeString(
-        cliConfig,
-        "provider_installation {\n  filesystem_mirror {\n    path = \""
-            + dir.resolve("mirror")
-            + "\"\n    include = [\"example.com/*/*\"]\n  }\n"
-            + "  direct {\n    exclude = [\"example.com/*/*\"]\n  }\n}\n");
     Files.writeString(
         unit.resolve("spy.tf"),
         "terraform {\n  required_providers {\n    spy = { source = \""
             + SOURCE
             + "\" }\n  }\n}\nprovider \"spy\" {}\n");
-    return new PlanTimeSpy(cliConfig, log);
+    return log;
   }
 
   /** What the runner's environment needs so that terraform finds the spy. */
   public Map<String, String> environment() {
     Map<String, String> environment = new LinkedHashMap<>();
-    environment.put("TF_CLI_CONFIG_FILE", cliConfig.toString());
+    cliConfig.ifPresent(config -> environment.put("TF_CLI_CONFIG_FILE", config.toString()));
     return environment;
   }
 
-  /** What the spy saw and did, as it wrote it; empty when it never ran. */
+  /**
+   * What the spy saw and did, as it wrote it (bytes that are no UTF-8, such as a key it read, as
+   * replacement characters); empty when it never ran.
+   */
   public String log() throws IOException {
-    return Files.exists(log) ? Files.readString(log) : "";
+    return Files.exists(log) ? new String(Files.readAllBytes(log), StandardCharsets.UTF_8) : "";
   }
 
   /** The lines of {@link #log}. */
   public List<String> lines() throws IOException {
     return log().lines().toList();
+  }
+
+  /** Each attempt the spy made, by name, with the exit code it ended with. */
+  public Map<String, Integer> exits() throws IOException {
+    Map<String, Integer> exits = new LinkedHashMap<>();
+    String attempt = null;
+    Matcher exit = Pattern.compile("-> exit (\\d+)").matcher("");
+    for (String line : lines()) {
+      if (line.startsWith("== ")) {
+        attempt = line.substring(3);
+      } else if (attempt != null && exit.reset(line).matches()) {
+        exits.put(attempt, Integer.parseInt(exit.group(1)));
+        attempt = null;
+      }
+    }
+    return exits;
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.runner.Sandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -59,6 +60,28 @@ class SetprivSandboxTest {
     assertThat(Files.getAttribute(plan, "unix:gid")).isEqualTo(USER);
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(plan)))
         .isEqualTo("rw-r-----");
+  }
+
+  @Test
+  void aPlanFileTheUserWritesInAPrivateDirectoryCanBeReachedButTheDirectoryNotListed()
+      throws Exception {
+    Files.createDirectories(dir.resolve("repository"));
+    Path plans =
+        Files.createDirectory(
+            dir.resolve("drift-plans"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Path plan = Files.createFile(plans.resolve("0.tfplan"));
+
+    new SetprivSandbox(USER, USER, dir.resolve("home"))
+        .wrap(
+            List.of("terraform", "plan"),
+            dir.resolve("repository"),
+            Optional.of(new Sandbox.PlanFile(plan, true)));
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(plans)))
+        .isEqualTo("rwx-----x");
+    assertThat(Files.getAttribute(plans, "unix:uid")).isEqualTo(0);
+    assertThat(Files.getAttribute(plan, "unix:uid")).isEqualTo(USER);
   }
 
   @Test

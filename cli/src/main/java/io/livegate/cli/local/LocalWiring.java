@@ -10,11 +10,11 @@ import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.VoteLinks;
 import io.livegate.process.BubblewrapSandbox;
 import io.livegate.process.ProcessCommandRunner;
-import io.livegate.process.Sandbox;
 import io.livegate.process.TerraRun;
 import io.livegate.sql.JdbiDeploymentStore;
 import io.livegate.sql.JdbiExecutionStore;
@@ -63,7 +63,7 @@ public final class LocalWiring implements AutoCloseable {
   public LocalWiring(Path stateDirectory) {
     this.state = StateDirectory.at(stateDirectory);
     this.lock = StateDirectoryLock.take(state.root());
-    this.sandbox = sandbox(state);
+    this.sandbox = sandbox(state.root());
     try {
       this.metadb = LocalMetadb.start(state.metadb());
     } catch (RuntimeException e) {
@@ -88,16 +88,23 @@ public final class LocalWiring implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
-  private static Sandbox sandbox(StateDirectory state) {
-    return BubblewrapSandbox.find(List.of(state.root()))
+  /**
+   * Where terraform and terragrunt run for a local command: a bubblewrap sandbox that hides the
+   * state directory {@code stateDirectory} (and livegate's temporary files), or, where bwrap is
+   * missing or cannot run, none, whose description warns. {@code scan --scan plan} and {@code
+   * drift} use it too, hiding the state directory they would use.
+   */
+  public static Sandbox sandbox(Path stateDirectory) {
+    Path root = stateDirectory.toAbsolutePath().normalize();
+    return BubblewrapSandbox.find(List.of(root))
         .orElseGet(
             () ->
                 Sandbox.none(
                     "warning: bubblewrap (bwrap) is not available, so terraform runs without"
                         + " a sandbox: the code being deployed can read "
-                        + state.root()
-                        + " (the metadb password, the vote key, other units' plans);"
-                        + " install bubblewrap (docs/security.md)"));
+                        + root
+                        + " (the metadb password, the vote key, other units' plans) and"
+                        + " livegate's temporary files; install bubblewrap (docs/security.md)"));
   }
 
   /** Starts the vote and status server on 127.0.0.1:{@code port} (0 picks a free one). */

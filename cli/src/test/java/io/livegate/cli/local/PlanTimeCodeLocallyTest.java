@@ -2,6 +2,9 @@ package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.livegate.cli.CliRun;
+import io.livegate.cli.DriftedRepo;
+import io.livegate.cli.Livegate;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.process.PlanTimeSpy;
@@ -18,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * In the local runtime, as livegate wires it, a plan-time provider of the change being deployed can
- * neither read the metadb's password nor log in to the metadb.
+ * neither read the metadb's password nor log in to the metadb; and the plans of {@code scan --scan
+ * plan} and {@code drift} run in the same sandbox as a deployment's.
  */
 @Tag("terraform")
 class PlanTimeCodeLocallyTest {
@@ -58,5 +62,74 @@ class PlanTimeCodeLocallyTest {
       assertThat(spy.lines()).contains("== read the metadb password", "== log in to the metadb");
       assertThat(spy.log()).doesNotContain(password).doesNotContain("metadb-reached");
     }
+  }
+
+  @Test
+  void aPlanScansProviderRunsInTheSandbox() throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("README.md", "apps\n");
+    repo.commit("empty");
+    repo.write(UNIT + "/terragrunt.hcl", "inputs = {}\n")
+        .write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {}\n");
+    Map<String, String> attempts = outsideTheRepository();
+    PlanTimeSpy spy = PlanTimeSpy.installInUnit(repo.root().resolve(UNIT), attempts);
+    repo.commit("app, with a provider of its own");
+
+    CliRun scan =
+        CliRun.withPath(
+            "scan",
+            "--repo",
+            repo.root().toString(),
+            "--base",
+            "HEAD~1",
+            "--scan",
+            "plan",
+            "--runner",
+            "terraform");
+
+    System.out.println("what the plan scan's provider saw:\n" + spy.log());
+    assertThat(scan.exitCode()).as(scan.toString()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(scan.err()).contains("terraform runs in a bubblewrap sandbox");
+    assertEveryAttemptFailed(spy, attempts);
+  }
+
+  @Test
+  void aDriftPlansProviderRunsInTheSandboxAwayFromTheStateDirectory() throws Exception {
+    DriftedRepo drifted = DriftedRepo.deployThenChangeAOutOfBand(dir);
+    Path voteKey = drifted.state().resolve("vote-secret");
+    assertThat(voteKey).exists();
+    Map<String, String> attempts = outsideTheRepository();
+    attempts.put("read the vote key", "cat " + voteKey);
+    attempts.put("list the state directory", "ls -A " + drifted.state() + " | grep .");
+    PlanTimeSpy spy = PlanTimeSpy.installInUnit(drifted.repo().root().resolve("app/b"), attempts);
+    drifted.repo().commit("b gets a provider of its own");
+
+    CliRun drift = drifted.drift("--state-dir", drifted.state().toString());
+
+    System.out.println("what drift's provider saw:\n" + spy.log());
+    assertThat(drift.exitCode()).as(drift.toString()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(drift.out()).contains("app/a");
+    assertThat(drift.err()).contains("terraform runs in a bubblewrap sandbox");
+    assertEveryAttemptFailed(spy, attempts);
+  }
+
+  /** What a provider tries outside the repository, whatever livegate command runs it. */
+  private static Map<String, String> outsideTheRepository() {
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put(
+        "read livegate's environment",
+        "tr '\\0' '\\n' < /proc/" + ProcessHandle.current().pid() + "/environ | grep -c .");
+    attempts.put(
+        "read the file livegate reads this command's output from",
+        "f=$(readlink /proc/$PPID/fd/1) && echo \"terraform writes to $f\" && ls \"$f\"");
+    return attempts;
+  }
+
+  private static void assertEveryAttemptFailed(PlanTimeSpy spy, Map<String, String> attempts)
+      throws Exception {
+    assertThat(spy.exits())
+        .as("the spy ran at plan time, and every attempt failed")
+        .containsOnlyKeys(attempts.keySet())
+        .allSatisfy((attempt, exit) -> assertThat(exit).as(attempt).isNotZero());
   }
 }

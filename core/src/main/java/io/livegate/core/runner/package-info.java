@@ -1,2 +1,5 @@
-/** The command-runner port and the terragrunt and terraform command templates. */
+/**
+ * The command-runner port, the terragrunt and terraform command templates, the sandbox port the
+ * repository's code runs in, and livegate's private temporary directory.
+ */
 package io.livegate.core.runner;

@@ -12,7 +12,9 @@ import io.livegate.core.repo.RemoteSources;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
+import io.livegate.core.runner.PrivateTemp;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.terragrunt.StackGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -33,22 +36,32 @@ import java.util.concurrent.Executors;
  * -detailed-exitcode}, {@code parallelism} at a time, each on its own. Exit 2 is drift, reported
  * with the plan's resource changes; 0 is no drift; anything else, or a plan that cannot be read
  * back, is an error for that unit, never "no drift".
+ *
+ * <p>The plans run the trunk's code, which is as hostile as a merged change's: every command runs
+ * in the {@link Sandbox}, which sees the repository and the unit's own plan file; the plan files
+ * are kept in a {@link PrivateTemp} directory.
  */
 public final class DriftScan {
   private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
   private static final int OUTPUT_TAIL_LINES = 20;
 
   private final CommandRunner runner;
+  private final Sandbox sandbox;
   private final RunnerKind runnerKind;
   private final Map<String, String> runnerEnvironment;
   private final ProgressListener progress;
 
+  /**
+   * @param sandbox where terraform and terragrunt run the repository's code
+   */
   public DriftScan(
       CommandRunner runner,
+      Sandbox sandbox,
       RunnerKind runnerKind,
       Map<String, String> runnerEnvironment,
       ProgressListener progress) {
     this.runner = runner;
+    this.sandbox = sandbox;
     this.runnerKind = runnerKind;
     this.runnerEnvironment = Map.copyOf(runnerEnvironment);
     this.progress = progress;
@@ -95,12 +108,7 @@ public final class DriftScan {
 
   private DriftReport plan(
       UnitGraph graph, Path root, String head, int parallelism, StackGenerator stackGenerator) {
-    Path plans;
-    try {
-      plans = Files.createTempDirectory("livegate-drift");
-    } catch (IOException e) {
-      throw new LivegateException("cannot create a directory for plan files: " + e.getMessage(), e);
-    }
+    Path plans = PrivateTemp.directory("drift-");
     ExecutorService pool =
         Executors.newFixedThreadPool(
             parallelism,
@@ -165,19 +173,26 @@ public final class DriftScan {
       return new Outcome(unit, List.of(), e.getMessage());
     }
     Path directory = root.resolve(unit);
+    try {
+      // a sandbox can only hand a command a file that exists
+      Files.createFile(planFile);
+    } catch (IOException e) {
+      return new Outcome(unit, List.of(), "cannot create its plan file: " + e.getMessage());
+    }
+    Sandbox.PlanFile writable = new Sandbox.PlanFile(planFile, true);
     List<List<String>> commands = runnerKind.driftPlanCommands(directory.toString(), account);
     for (int index = 0; index < commands.size(); index++) {
       List<String> argv =
           commands.get(index).stream()
               .map(argument -> argument.replace(RunnerKind.PLAN_FILE, planFile.toString()))
               .toList();
-      CommandResult result = run(argv, directory);
+      CommandResult result = run(argv, root, directory, writable);
       boolean last = index == commands.size() - 1;
       if (last && result.exitCode() == 0) {
         return new Outcome(unit, List.of(), null);
       }
       if (last && result.exitCode() == 2) {
-        return changes(account, unit, directory, planFile);
+        return changes(account, unit, root, directory, planFile);
       }
       if (result.exitCode() != 0) {
         return new Outcome(unit, List.of(), describe(result));
@@ -187,12 +202,14 @@ public final class DriftScan {
   }
 
   /** The saved plan's changes; a plan that shows none although it exited 2 is an error. */
-  private Outcome changes(Account account, String unit, Path directory, Path planFile) {
+  private Outcome changes(Account account, String unit, Path root, Path directory, Path planFile) {
     CommandResult show =
         run(
             runnerKind.showCommand(
                 directory.toString(), account.planRole(), List.of("-json", planFile.toString())),
-            directory);
+            root,
+            directory,
+            new Sandbox.PlanFile(planFile, false));
     if (show.exitCode() != 0) {
       return new Outcome(unit, List.of(), "show of the plan " + describe(show));
     }
@@ -209,9 +226,15 @@ public final class DriftScan {
     return new Outcome(unit, changes, null);
   }
 
-  private CommandResult run(List<String> argv, Path directory) {
+  private CommandResult run(
+      List<String> argv, Path root, Path directory, Sandbox.PlanFile planFile) {
     try {
-      return runner.run(new Command(argv, directory, runnerEnvironment, PLAN_TIMEOUT));
+      return runner.run(
+          new Command(
+              sandbox.wrap(argv, root, Optional.of(planFile)),
+              directory,
+              runnerEnvironment,
+              PLAN_TIMEOUT));
     } catch (RuntimeException e) {
       return new CommandResult(-1, "the runner failed: " + e, false);
     }

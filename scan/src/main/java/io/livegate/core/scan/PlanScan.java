@@ -12,6 +12,7 @@ import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.Reason;
@@ -25,6 +26,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SortedMap;
@@ -42,25 +44,32 @@ import java.util.concurrent.Executors;
  * aggregate ({@code run --all} has reported wrong aggregate codes). Units are planned in dependency
  * order, {@code parallelism} at a time; a unit whose dependency is already in the stack is in it
  * anyway and is not planned.
+ *
+ * <p>The plans run the merged change's code before any vote, so every command runs in the {@link
+ * Sandbox}, which sees the repository and no plan file.
  */
 public final class PlanScan {
   private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
   private static final int OUTPUT_TAIL_LINES = 20;
 
   private final CommandRunner runner;
+  private final Sandbox sandbox;
   private final RunnerKind runnerKind;
   private final Map<String, String> runnerEnvironment;
   private final ProgressListener progress;
 
   /**
+   * @param sandbox where terraform and terragrunt run the repository's code
    * @param runnerEnvironment variables for the plan processes, such as TF_CLI_CONFIG_FILE
    */
   public PlanScan(
       CommandRunner runner,
+      Sandbox sandbox,
       RunnerKind runnerKind,
       Map<String, String> runnerEnvironment,
       ProgressListener progress) {
     this.runner = runner;
+    this.sandbox = sandbox;
     this.runnerKind = runnerKind;
     this.runnerEnvironment = Map.copyOf(runnerEnvironment);
     this.progress = progress;
@@ -256,7 +265,11 @@ public final class PlanScan {
       try {
         result =
             runner.run(
-                new Command(commands.get(index), directory, runnerEnvironment, PLAN_TIMEOUT));
+                new Command(
+                    sandbox.wrap(commands.get(index), root, Optional.empty()),
+                    directory,
+                    runnerEnvironment,
+                    PLAN_TIMEOUT));
       } catch (RuntimeException e) {
         result = new CommandResult(-1, "the runner failed: " + e, false);
       }

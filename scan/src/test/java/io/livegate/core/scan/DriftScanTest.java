@@ -7,9 +7,11 @@ import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.drift.DriftReport;
 import io.livegate.core.runner.CommandResult;
+import io.livegate.core.runner.PrivateTemp;
 import io.livegate.core.runner.RunnerKind;
 import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.core.testing.ScriptedCommandRunner;
+import io.livegate.core.testing.ScriptedSandbox;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +35,7 @@ class DriftScanTest {
   @TempDir Path dir;
   private TestRepo repo;
   private final ScriptedCommandRunner runner = new ScriptedCommandRunner();
+  private final ScriptedSandbox sandbox = new ScriptedSandbox();
 
   @BeforeEach
   void fourUnits() {
@@ -49,7 +52,8 @@ class DriftScanTest {
   }
 
   private DriftReport drift(int parallelism) {
-    return new DriftScan(runner, RunnerKind.TERRAGRUNT, Map.of(), ProgressListener.silent())
+    return new DriftScan(
+            runner, sandbox, RunnerKind.TERRAGRUNT, Map.of(), ProgressListener.silent())
         .run(
             new ScanCommand(
                 dir,
@@ -124,5 +128,34 @@ class DriftScanTest {
         .contains(web);
     assertThat(web.resolve("terragrunt.hcl")).exists();
     assertThat(web.resolve("terragrunt.values.hcl")).content().contains("size = \"small\"");
+  }
+
+  @Test
+  void eachPlanRunsInTheSandboxWithOnlyItsOwnPlanFileKeptInLivegatesPrivateDirectory() {
+    runner.exitCode(dir.resolve("app/drifted"), 2);
+    runner.result(
+        dir.resolve("app/drifted"), "show", new CommandResult(0, "", CHANGED_PLAN, false));
+
+    drift(2);
+
+    List<ScriptedCommandRunner.Call> calls = runner.calls();
+    assertThat(calls)
+        .allSatisfy(
+            call ->
+                assertThat(call.command().argv())
+                    .startsWith(ScriptedSandbox.PROGRAM, dir.toRealPath().toString()));
+    for (ScriptedCommandRunner.Call plan : runner.calls(ScriptedCommandRunner.PLAN)) {
+      List<String> argv = plan.command().argv();
+      Path planFile = Path.of(argv.get(2));
+      assertThat(argv).containsSubsequence(planFile.toString(), "rw", "--");
+      assertThat(argv).contains("-out=" + planFile);
+      assertThat(planFile.startsWith(PrivateTemp.root())).as(planFile.toString()).isTrue();
+    }
+    assertThat(runner.calls(ScriptedCommandRunner.PLAN))
+        .extracting(call -> call.command().argv().get(2))
+        .doesNotHaveDuplicates();
+    assertThat(runner.calls("show"))
+        .singleElement()
+        .satisfies(show -> assertThat(show.command().argv()).contains("ro"));
   }
 }

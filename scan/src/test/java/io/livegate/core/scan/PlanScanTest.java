@@ -20,6 +20,7 @@ import io.livegate.core.stack.Reason;
 import io.livegate.core.stack.ScanMode;
 import io.livegate.core.testing.ScriptedCommandRunner;
 import io.livegate.core.testing.ScriptedCommandRunner.Call;
+import io.livegate.core.testing.ScriptedSandbox;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,6 +35,7 @@ class PlanScanTest {
   @TempDir Path dir;
   private TestRepo repo;
   private final ScriptedCommandRunner runner = new ScriptedCommandRunner();
+  private final ScriptedSandbox sandbox = new ScriptedSandbox();
 
   @AfterEach
   void closeRepo() {
@@ -58,7 +60,8 @@ class PlanScanTest {
   }
 
   private DeployStack scan(RunnerKind kind, Accounts accounts, int parallelism) {
-    return new PlanScan(runner, kind, Map.of("TF_IN_AUTOMATION", "1"), ProgressListener.silent())
+    return new PlanScan(
+            runner, sandbox, kind, Map.of("TF_IN_AUTOMATION", "1"), ProgressListener.silent())
         .run(
             new ScanCommand(
                 dir,
@@ -105,6 +108,20 @@ class PlanScanTest {
         .containsExactly(new Reason(Reason.Kind.PLAN_HAS_CHANGES, null, null));
     assertThat(execution(stack, "e").reasons()).containsExactly(Reason.dependsOn("d"));
     assertThat(execution(stack, "e").layer()).isEqualTo(1);
+  }
+
+  @Test
+  void everyPlanRunsTheChangesCodeInTheSandboxWithTheRepositoryAndNoPlanFile() {
+    chains();
+
+    scan();
+
+    assertThat(runner.calls())
+        .hasSize(5)
+        .allSatisfy(
+            call ->
+                assertThat(call.command().argv())
+                    .startsWith(ScriptedSandbox.PROGRAM, dir.toRealPath().toString(), "--"));
   }
 
   @Test
@@ -197,7 +214,7 @@ class PlanScanTest {
     List<Call> forA =
         runner.calls().stream().filter(call -> call.directory().equals(unitDir("a"))).toList();
     assertThat(forA).extracting(Call::verb).containsExactly("init", "plan");
-    assertThat(forA.get(1).command().argv())
+    assertThat(ScriptedSandbox.unwrap(forA.get(1).command().argv()))
         .containsExactly(
             "terraform",
             "-chdir=" + unitDir("a"),
@@ -265,7 +282,7 @@ class PlanScanTest {
             .collect(
                 Collectors.toMap(
                     call -> dir.relativize(call.directory()).toString(),
-                    call -> call.command().argv()));
+                    call -> ScriptedSandbox.unwrap(call.command().argv())));
     assertThat(argv.get("prod/app"))
         .containsExactly(
             "terragrunt",
@@ -339,7 +356,8 @@ class PlanScanTest {
 
     assertThatThrownBy(
             () ->
-                new PlanScan(runner, RunnerKind.TERRAGRUNT, Map.of(), ProgressListener.silent())
+                new PlanScan(
+                        runner, sandbox, RunnerKind.TERRAGRUNT, Map.of(), ProgressListener.silent())
                     .run(
                         new ScanCommand(
                             dir,

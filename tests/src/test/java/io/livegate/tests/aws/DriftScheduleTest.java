@@ -22,9 +22,12 @@ import io.livegate.process.ProcessCommandRunner;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.tasks.TaskWiring;
 import io.livegate.tests.moto.MotoServer;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +63,9 @@ class DriftScheduleTest {
   @TempDir Path dir;
 
   @Test
-  void aScheduledRunReportsTheDriftedUnitOnOneIssueThatTheNextRunUpdates() {
+  void aScheduledRunReportsTheDriftedUnitOnOneIssueThatTheNextRunUpdates() throws IOException {
+    // the task's terraform runs as the image's user, which must reach the units' local states
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path states = dir.resolve("states");
     TestRepo repo = TestRepo.create(dir.resolve("live"));
     repo.write(".gitignore", ".terraform/\n.terraform.lock.hcl\n");

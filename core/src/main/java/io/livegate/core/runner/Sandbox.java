@@ -1,4 +1,4 @@
-package io.livegate.process;
+package io.livegate.core.runner;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -6,9 +6,11 @@ import java.util.Optional;
 
 /**
  * What of the machine terraform and terragrunt can see and change while they run the code being
- * deployed, which nobody has voted on yet. {@link #none} leaves them the whole machine (the ECS
- * tasks, where the container is the boundary); {@link BubblewrapSandbox} hides the local state
- * directory: the metadb, the vote key and the other units' plans.
+ * deployed, which nobody has voted on yet. {@link #none} leaves them the whole machine; the process
+ * module's {@code BubblewrapSandbox} hides the local state directory (the metadb, the vote key, the
+ * other units' plans) and {@link PrivateTemp}, and its {@code SetprivSandbox} runs them as another
+ * user than the ECS task's Java. Every command that runs the repository's code goes through one:
+ * the deployments' plans and applies, pull requests' plans, the plan scan and drift.
  */
 public interface Sandbox {
   /**
