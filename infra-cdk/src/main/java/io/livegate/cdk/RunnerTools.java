@@ -1,5 +1,6 @@
 package io.livegate.cdk;
 
+import io.livegate.statemachine.RuntimeContract;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -27,7 +28,23 @@ public record RunnerTools(
    * machines cannot download the releases to compute them, and a checksum copied from elsewhere is
    * not a pin. An installation pins its own ({@code terraformSha256}, {@code terragruntSha256}).
    */
-  public static final RunnerTools DEFAULT = new RunnerTools("1.11.4", null, "1.1.3", null);
+  public static final RunnerTools DEFAULT =
+      new RunnerTools(
+          RuntimeContract.RunnerVersions.TERRAFORM,
+          null,
+          RuntimeContract.RunnerVersions.TERRAGRUNT,
+          null);
+
+  /**
+   * The Docker labels of every task's container: the releases its image installs, which {@code
+   * livegate doctor --aws} compares with the ones it expects.
+   */
+  public Map<String, String> labels() {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(RuntimeContract.RunnerVersions.TERRAFORM_LABEL, terraformVersion);
+    labels.put(RuntimeContract.RunnerVersions.TERRAGRUNT_LABEL, terragruntVersion);
+    return labels;
+  }
 
   /** The Docker build arguments; a checksum that is not pinned is passed empty. */
   public Map<String, String> buildArgs() {

@@ -140,7 +140,7 @@ public final class Tasks extends Construct {
     createDeployStackEnvironment.putAll(props.metadb().environment());
     this.createDeployStack =
         task(
-            "create-deploy-stack",
+            RuntimeContract.TaskFamilies.CREATE_DEPLOY_STACK,
             CONTAINER,
             List.of("create-deploy-stack"),
             createDeployStackEnvironment,
@@ -153,7 +153,7 @@ public final class Tasks extends Construct {
     prPlanUnitEnvironment.put(RuntimeContract.Engine.RUNNER, config.runner());
     this.prPlanUnit =
         task(
-            "pr-plan-unit",
+            RuntimeContract.TaskFamilies.PR_PLAN_UNIT,
             CONTAINER,
             List.of(
                 RuntimeContract.PullRequestPlans.PR_PLAN, RuntimeContract.PullRequestPlans.UNIT),
@@ -172,12 +172,13 @@ public final class Tasks extends Construct {
     // starts (nor may it: its role runs pr-plan-unit only). Its ARN would be a reference of the
     // definition to itself, so the family stands in.
     prPlanDispatchEnvironment.put(
-        RuntimeContract.PullRequestPlans.TASK_DEFINITION, family("pr-plan-dispatch"));
+        RuntimeContract.PullRequestPlans.TASK_DEFINITION,
+        family(RuntimeContract.TaskFamilies.PR_PLAN_DISPATCH));
     prPlanDispatchEnvironment.put(
         RuntimeContract.PullRequestPlans.UNIT_TASK_DEFINITION, prPlanUnit.getTaskDefinitionArn());
     this.prPlanDispatch =
         task(
-            "pr-plan-dispatch",
+            RuntimeContract.TaskFamilies.PR_PLAN_DISPATCH,
             CONTAINER,
             List.of(
                 RuntimeContract.PullRequestPlans.PR_PLAN,
@@ -191,9 +192,19 @@ public final class Tasks extends Construct {
     terraRunEnvironment.putAll(props.metadb().environment());
     List<String> terraRunCommand = List.of(DeployFlow.TERRA_RUN);
     this.terraRunPlan =
-        task("terra-run-plan", DeployFlow.TERRA_RUN, terraRunCommand, terraRunEnvironment, false);
+        task(
+            RuntimeContract.TaskFamilies.TERRA_RUN_PLAN,
+            DeployFlow.TERRA_RUN,
+            terraRunCommand,
+            terraRunEnvironment,
+            false);
     this.terraRunApply =
-        task("terra-run-apply", DeployFlow.TERRA_RUN, terraRunCommand, terraRunEnvironment, false);
+        task(
+            RuntimeContract.TaskFamilies.TERRA_RUN_APPLY,
+            DeployFlow.TERRA_RUN,
+            terraRunCommand,
+            terraRunEnvironment,
+            false);
 
     // drift, on the config's schedule: plans every unit of the trunk's head with the plan roles,
     // reports on the drift issue and mails the voters of the accounts concerned. It applies
@@ -214,7 +225,7 @@ public final class Tasks extends Construct {
     }
     FargateTaskDefinition definition =
         task(
-            "drift",
+            RuntimeContract.TaskFamilies.DRIFT,
             CONTAINER,
             List.of("drift", "--repository", config.repository(), "--trunk", config.trunk()),
             environment,
@@ -302,7 +313,7 @@ public final class Tasks extends Construct {
 
   /** The ECS task definition family of the task {@code name}. */
   private String family(String name) {
-    return stack.getStackName() + "-" + name;
+    return RuntimeContract.TaskFamilies.family(stack.getStackName(), name);
   }
 
   /**
@@ -351,6 +362,7 @@ public final class Tasks extends Construct {
             .essential(true)
             .command(command)
             .environment(withLog)
+            .dockerLabels(props.config().tools().labels())
             .logging(
                 LogDriver.awsLogs(
                     AwsLogDriverProps.builder().logGroup(logs).streamPrefix(name).build()));

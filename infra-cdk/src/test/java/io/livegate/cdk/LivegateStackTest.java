@@ -293,6 +293,12 @@ class LivegateStackTest {
               .extracting(JsonNode::asText)
               .as(name)
               .containsExactlyElementsOf(commands.get(name));
+          // livegate doctor --aws reads which releases the image installs from these labels.
+          assertThat(definition.path("DockerLabels").toString())
+              .as(name)
+              .isEqualTo(
+                  "{\"io.livegate.terraform-version\":\"1.11.4\","
+                      + "\"io.livegate.terragrunt-version\":\"1.1.3\"}");
           boolean readsAccounts = !name.startsWith(DeployFlow.TERRA_RUN);
           assertThat(definition.path("Secrets").toString().contains("LIVEGATE_ACCOUNTS"))
               .as(name + " gets the accounts")
