@@ -349,6 +349,8 @@ public final class Tasks extends Construct {
             .taskRole(role)
             .build();
     LogGroup logs = LogGroups.create(stack, id + "Logs", props.logRetention());
+    // The log group's page: the link of a task that cannot read its own log stream from the
+    // container metadata endpoint (aws TaskLogLink), which otherwise links that stream.
     Map<String, String> withLog = new LinkedHashMap<>(environment);
     withLog.put(
         RuntimeContract.Tasks.LOG_URL,
