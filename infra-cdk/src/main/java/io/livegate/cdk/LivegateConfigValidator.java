@@ -246,8 +246,16 @@ final class LivegateConfigValidator {
     RunnerTools tools = config.tools();
     version("terraformVersion", tools.terraformVersion());
     version("terragruntVersion", tools.terragruntVersion());
-    checksum("terraformSha256", tools.terraformSha256());
-    checksum("terragruntSha256", tools.terragruntSha256());
+    checksum(
+        "terraformSha256",
+        tools.terraformSha256(),
+        "terraformVersion " + tools.terraformVersion(),
+        "terraform_" + tools.terraformVersion() + "_linux_amd64.zip");
+    checksum(
+        "terragruntSha256",
+        tools.terragruntSha256(),
+        "terragruntVersion " + tools.terragruntVersion(),
+        "terragrunt_linux_amd64");
   }
 
   private void version(String field, String version) {
@@ -256,9 +264,26 @@ final class LivegateConfigValidator {
     }
   }
 
-  private void checksum(String field, String sha256) {
-    if (sha256 != null && !sha256.matches("[0-9a-f]{64}")) {
-      throw invalid(field + " must be 64 lowercase hex digits (a SHA-256), not " + quoted(sha256));
+  /** A version other than livegate's needs its checksum pinned, or waived in so many words. */
+  private void checksum(String field, String sha256, String version, String file) {
+    if (sha256 == null) {
+      throw invalid(
+          version
+              + " has no "
+              + field
+              + ": set it to the SHA-256 of "
+              + file
+              + " from the release's SHA256SUMS, or to \""
+              + RunnerTools.UNPINNED
+              + "\" to trust the SHA256SUMS downloaded with the release");
+    }
+    if (!sha256.equals(RunnerTools.UNPINNED) && !sha256.matches("[0-9a-f]{64}")) {
+      throw invalid(
+          field
+              + " must be 64 lowercase hex digits (a SHA-256) or \""
+              + RunnerTools.UNPINNED
+              + "\", not "
+              + quoted(sha256));
     }
   }
 
