@@ -38,6 +38,7 @@ import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.core.scan.QueueReconcile;
 import io.livegate.core.vote.Mailer;
+import io.livegate.process.GitCredentialStore;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.SetprivSandbox;
 import io.livegate.process.TerraRunUnitPlanner;
@@ -45,6 +46,7 @@ import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -76,6 +78,8 @@ import software.amazon.awssdk.services.sts.StsClient;
  *   <li>{@value RuntimeContract.Tasks#ACCOUNTS}: the accounts file's text (see docs/accounts.md);
  *   <li>{@value RuntimeContract.Tasks#SCAN}: graph (default) or plan;
  *   <li>{@value RuntimeContract.Tasks#TRIGGER_FUNCTION}: the trigger Lambda's name;
+ *   <li>{@value RuntimeContract.Tasks#MODULE_SOURCES_TOKEN_SECRET}: optional, a read-only token for
+ *       private module sources, and {@value RuntimeContract.Tasks#MODULE_SOURCES_HOST};
  *   <li>{@value TaskLogLink#METADATA} (set by Fargate): the container's metadata, which names the
  *       task's own log stream, the log link of statuses, mail and plan comments; without it,
  *       {@value RuntimeContract.Tasks#LOG_URL} (optional);
@@ -96,6 +100,9 @@ public final class TaskWiring {
   /** Built on first use: the pr-plan tasks have no metadb, and must not need its settings. */
   private final Supplier<Metadb> metadb;
 
+  /** The user terraform runs as, set up once. */
+  private final Supplier<SetprivSandbox> imageUser;
+
   /** The link to this task's own log stream, read once from the container's metadata. */
   private final Supplier<String> logUrl;
 
@@ -109,6 +116,7 @@ public final class TaskWiring {
     this.github = GitHubAccess.from(environment, secrets, () -> aws.build(SsmClient.builder()));
     this.metadb = Secrets.memoize(() -> MetadbSource.connect(environment, secrets));
     this.logUrl = Secrets.memoize(() -> TaskLogLink.of(environment, out::println));
+    this.imageUser = Secrets.memoize(this::sandboxUser);
   }
 
   /**
@@ -341,8 +349,34 @@ public final class TaskWiring {
    * token, metadb settings) nor its memory. See docs/security.md.
    */
   private SetprivSandbox imageUser() {
-    return new SetprivSandbox(
-        SetprivSandbox.IMAGE_USER, SetprivSandbox.IMAGE_USER, workspace().resolve("home"));
+    return imageUser.get();
+  }
+
+  /**
+   * The user terraform runs as; with {@value RuntimeContract.Tasks#MODULE_SOURCES_TOKEN_SECRET},
+   * its home signs git in to the module sources' host with that token ({@link GitCredentialStore}).
+   */
+  private SetprivSandbox sandboxUser() {
+    SetprivSandbox sandbox =
+        new SetprivSandbox(
+            SetprivSandbox.IMAGE_USER, SetprivSandbox.IMAGE_USER, workspace().resolve("home"));
+    String secret =
+        Env.optional(environment, RuntimeContract.Tasks.MODULE_SOURCES_TOKEN_SECRET, "");
+    if (!secret.isEmpty()) {
+      if (secret.equals(environment.get(RuntimeContract.GitHub.TOKEN_SECRET))) {
+        throw new LivegateException(
+            RuntimeContract.Tasks.MODULE_SOURCES_TOKEN_SECRET
+                + " names livegate's own GitHub token, which the code being deployed could then"
+                + " read; give a token that only reads the module repositories");
+      }
+      GitCredentialStore.write(
+          sandbox.home(),
+          URI.create(
+              Env.optional(
+                  environment, RuntimeContract.Tasks.MODULE_SOURCES_HOST, "https://github.com")),
+          secrets.text(secret));
+    }
+    return sandbox;
   }
 
   /** The task's environment with the home of the user terraform runs as. */

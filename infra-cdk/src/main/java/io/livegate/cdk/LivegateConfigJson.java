@@ -69,6 +69,8 @@ final class LivegateConfigJson {
     fields.whole("taskMemoryMiB").ifPresent(builder::taskMemoryMiB);
     fields.text("driftSchedule").ifPresent(builder::driftSchedule);
     fields.flag("driftReconcile").ifPresent(builder::driftReconcile);
+    fields.text("moduleSourcesTokenSecretArn").ifPresent(builder::moduleSourcesTokenSecretArn);
+    fields.text("moduleSourcesHost").ifPresent(builder::moduleSourcesHost);
     RunnerTools defaults = RunnerTools.DEFAULT;
     builder.tools(
         RunnerTools.of(

@@ -68,6 +68,26 @@ final class LivegateConfigValidator {
     planRetentionDays();
     taskSize();
     driftSchedule();
+    moduleSources();
+  }
+
+  /** A complete secret ARN (IAM grants need its suffix), and a scheme and host without a path. */
+  private void moduleSources() {
+    String secret = config.moduleSourcesTokenSecretArn();
+    if (secret != null
+        && !secret.matches(
+            "arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\\d{12}:secret:[A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6}")) {
+      throw invalid(
+          "moduleSourcesTokenSecretArn must be a secret's complete ARN"
+              + " (arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME-SUFFIX), not "
+              + quoted(secret));
+    }
+    String host = config.moduleSourcesHost();
+    if (host == null || !host.matches("https?://[A-Za-z0-9.-]+(:\\d+)?")) {
+      throw invalid(
+          "moduleSourcesHost must be a scheme and host such as https://github.com, not "
+              + quoted(host));
+    }
   }
 
   /** EventBridge's forms: rate(N unit) or cron(six fields). */

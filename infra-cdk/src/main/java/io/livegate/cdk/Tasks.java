@@ -35,6 +35,8 @@ import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.s3.BucketEncryption;
 import software.amazon.awscdk.services.s3.LifecycleRule;
 import software.amazon.awscdk.services.s3.ObjectOwnership;
+import software.amazon.awscdk.services.secretsmanager.ISecret;
+import software.amazon.awscdk.services.secretsmanager.Secret;
 import software.amazon.awscdk.services.ssm.ParameterTier;
 import software.amazon.awscdk.services.ssm.StringParameter;
 import software.constructs.Construct;
@@ -91,6 +93,7 @@ public final class Tasks extends Construct {
   private final FargateTaskDefinition terraRunPlan;
   private final FargateTaskDefinition terraRunApply;
   private final Optional<FargateTaskDefinition> drift;
+  private final Optional<ISecret> moduleSourcesToken;
 
   public Tasks(Construct scope, String id, Props props) {
     super(scope, id);
@@ -149,8 +152,12 @@ public final class Tasks extends Construct {
     // pr-plan unit runs the pull request's code while it plans one unit. Its plan file stays in
     // the task (deleted after the plan); the outcome goes to the commit status and the plan
     // comment.
+    this.moduleSourcesToken =
+        Optional.ofNullable(config.moduleSourcesTokenSecretArn())
+            .map(arn -> Secret.fromSecretCompleteArn(stack, "ModuleSourcesToken", arn));
     Map<String, String> prPlanUnitEnvironment = commonEnvironment();
     prPlanUnitEnvironment.put(RuntimeContract.Engine.RUNNER, config.runner());
+    prPlanUnitEnvironment.putAll(moduleSourcesEnvironment());
     this.prPlanUnit =
         task(
             RuntimeContract.TaskFamilies.PR_PLAN_UNIT,
@@ -190,6 +197,7 @@ public final class Tasks extends Construct {
     terraRunEnvironment.put(RuntimeContract.Engine.RUNNER, config.runner());
     terraRunEnvironment.put(RuntimeContract.Artifacts.PLAN_BUCKET, artifacts.getBucketName());
     terraRunEnvironment.putAll(props.metadb().environment());
+    terraRunEnvironment.putAll(moduleSourcesEnvironment());
     List<String> terraRunCommand = List.of(DeployFlow.TERRA_RUN);
     this.terraRunPlan =
         task(
@@ -309,6 +317,26 @@ public final class Tasks extends Construct {
     environment.put(
         RuntimeContract.GitHub.TOKEN_SECRET, props.secrets().githubToken().getSecretArn());
     return environment;
+  }
+
+  /**
+   * With {@code moduleSourcesTokenSecretArn}: the token for private module sources, for the tasks
+   * that init units (terra-run, pr-plan-unit); git in terraform signs in with it.
+   */
+  private Map<String, String> moduleSourcesEnvironment() {
+    Map<String, String> environment = new LinkedHashMap<>();
+    moduleSourcesToken.ifPresent(
+        secret -> {
+          environment.put(RuntimeContract.Tasks.MODULE_SOURCES_TOKEN_SECRET, secret.getSecretArn());
+          environment.put(
+              RuntimeContract.Tasks.MODULE_SOURCES_HOST, props.config().moduleSourcesHost());
+        });
+    return environment;
+  }
+
+  /** The token for private module sources, when configured. */
+  public Optional<ISecret> moduleSourcesToken() {
+    return moduleSourcesToken;
   }
 
   /** The ECS task definition family of the task {@code name}. */

@@ -100,6 +100,17 @@ public final class RuntimeContract {
     public static final String DRIFT_RECONCILE = "LIVEGATE_DRIFT_RECONCILE";
 
     public static final String LOG_URL = "LIVEGATE_LOG_URL";
+
+    /**
+     * Optional: the Secrets Manager secret of a token that only reads the repositories of private
+     * module sources, which git in terraform and terragrunt then signs in with (docs/security.md).
+     */
+    public static final String MODULE_SOURCES_TOKEN_SECRET =
+        "LIVEGATE_MODULE_SOURCES_TOKEN_SECRET_ARN";
+
+    /** The host that token is for (default {@code https://github.com}). */
+    public static final String MODULE_SOURCES_HOST = "LIVEGATE_MODULE_SOURCES_HOST";
+
     public static final String PLAN_FORKS = "LIVEGATE_PLAN_FORKS";
     public static final String PR_COMMENT = "LIVEGATE_PR_COMMENT";
 
