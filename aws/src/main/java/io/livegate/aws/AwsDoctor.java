@@ -134,7 +134,7 @@ public final class AwsDoctor {
       describe(settings.stack(), task)
           .ifPresentOrElse(definition -> tasks.put(task, definition), () -> missing.add(task));
     }
-    List<Account> accounts = List.of();
+    Optional<List<Account>> accounts = Optional.empty();
     if (!missing.isEmpty()) {
       checks.add(
           failed(
@@ -164,7 +164,7 @@ public final class AwsDoctor {
       accounts = accounts(tasks.get(TaskFamilies.CREATE_DEPLOY_STACK), checks);
       String applyTaskRole = tasks.get(TaskFamilies.TERRA_RUN_APPLY).taskRoleArn();
       String stackAccount = applyTaskRole.split(":", 6)[4];
-      for (Account account : accounts) {
+      for (Account account : accounts.orElse(List.of())) {
         checks.add(trust(account, "plan", account.planRole(), planTaskRoles(tasks), stackAccount));
         checks.add(
             trust(account, "apply", account.applyRole(), List.of(applyTaskRole), stackAccount));
@@ -190,7 +190,7 @@ public final class AwsDoctor {
   }
 
   /** Reads the accounts text from the parameter create-deploy-stack's container gets. */
-  private List<Account> accounts(TaskDefinition createDeployStack, List<Check> checks) {
+  private Optional<List<Account>> accounts(TaskDefinition createDeployStack, List<Check> checks) {
     String what = "accounts";
     Optional<String> parameter =
         container(createDeployStack).secrets().stream()
@@ -206,7 +206,7 @@ public final class AwsDoctor {
                   + RuntimeContract.Tasks.ACCOUNTS
                   + " from an SSM parameter",
               "deploy the stack again with this livegate's infra-cdk"));
-      return List.of();
+      return Optional.empty();
     }
     String name = parameterName(parameter.get());
     String text;
@@ -218,7 +218,7 @@ public final class AwsDoctor {
               what,
               "cannot read the SSM parameter " + name + " (" + reason(e) + ")",
               "run the doctor with credentials that may ssm:GetParameter on it"));
-      return List.of();
+      return Optional.empty();
     }
     try {
       List<Account> accounts = AccountsFile.parse(name, text).all();
@@ -229,14 +229,14 @@ public final class AwsDoctor {
                   + (accounts.size() == 1 ? " account" : " accounts")
                   + " in the SSM parameter "
                   + name));
-      return accounts;
+      return Optional.of(accounts);
     } catch (LivegateException e) {
       checks.add(
           failed(
               what,
               e.getMessage(),
               "correct the accounts in the CDK config (infra-cdk/README.md) and deploy again"));
-      return List.of();
+      return Optional.empty();
     }
   }
 
@@ -386,7 +386,8 @@ public final class AwsDoctor {
                 + mailFrom);
   }
 
-  private Check sandbox(List<Account> accounts) {
+  /** In the sandbox, the voters of {@code accounts}, when they could be read, must be verified. */
+  private Check sandbox(Optional<List<Account>> accounts) {
     String what = "SES sandbox";
     GetSendQuotaResponse quota;
     try {
@@ -401,8 +402,16 @@ public final class AwsDoctor {
     if (quota.max24HourSend() > SANDBOX_QUOTA) {
       return ok(what, "production access (" + limit + "): mail reaches any voter");
     }
+    if (accounts.isEmpty()) {
+      return ok(
+          what,
+          "in the sandbox ("
+              + limit
+              + "), which mails only verified identities; the voters are not checked without"
+              + " the stack's accounts");
+    }
     Set<String> voters = new LinkedHashSet<>();
-    accounts.forEach(account -> voters.addAll(account.voters()));
+    accounts.get().forEach(account -> voters.addAll(account.voters()));
     List<String> unverified;
     try {
       Set<String> verified = verified(List.copyOf(voters));

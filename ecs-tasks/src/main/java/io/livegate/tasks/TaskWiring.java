@@ -38,7 +38,6 @@ import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.core.scan.PlanScan;
 import io.livegate.core.scan.QueueReconcile;
 import io.livegate.core.vote.Mailer;
-import io.livegate.process.GitCredentialStore;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.SetprivSandbox;
 import io.livegate.process.TerraRunUnitPlanner;
@@ -46,7 +45,6 @@ import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -354,28 +352,13 @@ public final class TaskWiring {
 
   /**
    * The user terraform runs as; with {@value RuntimeContract.Tasks#MODULE_SOURCES_TOKEN_SECRET},
-   * its home signs git in to the module sources' host with that token ({@link GitCredentialStore}).
+   * its home signs git in to the module sources' host with that token ({@link ModuleSources}).
    */
   private SetprivSandbox sandboxUser() {
     SetprivSandbox sandbox =
         new SetprivSandbox(
             SetprivSandbox.IMAGE_USER, SetprivSandbox.IMAGE_USER, workspace().resolve("home"));
-    String secret =
-        Env.optional(environment, RuntimeContract.Tasks.MODULE_SOURCES_TOKEN_SECRET, "");
-    if (!secret.isEmpty()) {
-      if (secret.equals(environment.get(RuntimeContract.GitHub.TOKEN_SECRET))) {
-        throw new LivegateException(
-            RuntimeContract.Tasks.MODULE_SOURCES_TOKEN_SECRET
-                + " names livegate's own GitHub token, which the code being deployed could then"
-                + " read; give a token that only reads the module repositories");
-      }
-      GitCredentialStore.write(
-          sandbox.home(),
-          URI.create(
-              Env.optional(
-                  environment, RuntimeContract.Tasks.MODULE_SOURCES_HOST, "https://github.com")),
-          secrets.text(secret));
-    }
+    ModuleSources.install(environment, secrets, sandbox.home());
     return sandbox;
   }
 

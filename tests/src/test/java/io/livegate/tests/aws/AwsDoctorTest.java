@@ -185,7 +185,7 @@ class AwsDoctorTest {
                 + " AWS_REGION",
             "ok    SES sender: livegate@example.com is a verified SES identity",
             "ok    SES sandbox: in the sandbox (200 mails a day), which mails only verified"
-                + " identities; all 0 voters are verified");
+                + " identities; the voters are not checked without the stack's accounts");
   }
 
   /** The output docs/README.md shows: the GitHub checks, then the AWS checks, one failing. */
