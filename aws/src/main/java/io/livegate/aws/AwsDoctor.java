@@ -125,17 +125,25 @@ public final class AwsDoctor {
     List<Check> checks = new ArrayList<>();
     Map<String, TaskDefinition> tasks = new LinkedHashMap<>();
     List<String> missing = new ArrayList<>();
+    List<String> unreadable = new ArrayList<>();
     for (String task :
         List.of(
             TaskFamilies.CREATE_DEPLOY_STACK,
             TaskFamilies.PR_PLAN_UNIT,
             TaskFamilies.TERRA_RUN_PLAN,
             TaskFamilies.TERRA_RUN_APPLY)) {
-      describe(settings.stack(), task)
+      describe(settings.stack(), task, unreadable)
           .ifPresentOrElse(definition -> tasks.put(task, definition), () -> missing.add(task));
     }
     Optional<List<Account>> accounts = Optional.empty();
-    if (!missing.isEmpty()) {
+    if (!unreadable.isEmpty()) {
+      checks.add(
+          failed(
+              "stack",
+              "cannot read the task definitions (" + unreadable.get(0) + ")",
+              "run the doctor with credentials that may ecs:DescribeTaskDefinition in the stack's"
+                  + " account and region"));
+    } else if (!missing.isEmpty()) {
       checks.add(
           failed(
               "stack",
@@ -149,7 +157,7 @@ public final class AwsDoctor {
               "deploy the stack (infra-cdk/README.md), or name it with --stack and its region with"
                   + " AWS_REGION"));
     } else {
-      describe(settings.stack(), TaskFamilies.DRIFT)
+      describe(settings.stack(), TaskFamilies.DRIFT, unreadable)
           .ifPresent(definition -> tasks.put(TaskFamilies.DRIFT, definition));
       checks.add(
           ok(
@@ -178,13 +186,20 @@ public final class AwsDoctor {
     return checks;
   }
 
-  private Optional<TaskDefinition> describe(String stack, String task) {
+  /**
+   * The task definition, or empty: when ECS knows none (its ClientException), or when it cannot be
+   * read, which adds the reason to {@code unreadable}.
+   */
+  private Optional<TaskDefinition> describe(String stack, String task, List<String> unreadable) {
     try {
       return Optional.of(
           ecs.describeTaskDefinition(
                   request -> request.taskDefinition(TaskFamilies.family(stack, task)))
               .taskDefinition());
     } catch (software.amazon.awssdk.services.ecs.model.ClientException e) {
+      return Optional.empty();
+    } catch (SdkException e) {
+      unreadable.add(reason(e));
       return Optional.empty();
     }
   }

@@ -188,6 +188,34 @@ class AwsDoctorTest {
                 + " identities; the voters are not checked without the stack's accounts");
   }
 
+  @Test
+  void taskDefinitionsThatCannotBeReadAreOneFailingLineNotACrash() throws Exception {
+    ses.verifyEmailIdentity(request -> request.emailAddress(MAIL_FROM));
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    try (EcsClient unreachable =
+        EcsClient.builder()
+            .endpointOverride(java.net.URI.create("http://127.0.0.1:" + closedPort))
+            .region(MOTO.region())
+            .credentialsProvider(MOTO.credentials())
+            .build()) {
+      List<Check> checks =
+          new AwsDoctor(unreachable, ses, ssm, iam, Map.of())
+              .check(
+                  new AwsDoctor.Settings(
+                      STACK, MAIL_FROM, RunnerVersions.TERRAFORM, RunnerVersions.TERRAGRUNT));
+
+      assertThat(checks.get(0).line())
+          .startsWith("FAIL  stack: cannot read the task definitions (")
+          .endsWith(
+              "; fix: run the doctor with credentials that may ecs:DescribeTaskDefinition in the"
+                  + " stack's account and region");
+      assertThat(checks).hasSize(3);
+    }
+  }
+
   /** The output docs/README.md shows: the GitHub checks, then the AWS checks, one failing. */
   @Test
   void livegateDoctorWithAwsPrintsTheGitHubChecksThenTheAwsChecksAndExitsOneOnAFailure() {
