@@ -9,8 +9,11 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 
 /**
  * Where and as whom the AWS clients talk, decided once from the entry point's environment: the
@@ -24,11 +27,37 @@ public record AwsSettings(
 
   public static AwsSettings from(Map<String, String> environment) {
     String region = Env.required(environment, "AWS_REGION");
-    Optional<URI> endpoint =
-        Optional.ofNullable(environment.get(ENDPOINT))
-            .filter(value -> !value.isBlank())
-            .map(AwsSettings::endpoint);
-    return new AwsSettings(Region.of(region), credentials(environment), endpoint);
+    return new AwsSettings(Region.of(region), credentials(environment), endpoint(environment));
+  }
+
+  /**
+   * For a command an operator runs on their own machine ({@code livegate doctor --aws}): the access
+   * keys in {@code environment} when it has them, else the SDK's default chains (profiles, SSO, the
+   * region of the AWS config files), and the optional endpoint override.
+   */
+  public static AwsSettings forOperator(Map<String, String> environment) {
+    String region = environment.get("AWS_REGION");
+    AwsCredentialsProvider credentials =
+        environment.containsKey("AWS_ACCESS_KEY_ID")
+            ? credentials(environment)
+            : DefaultCredentialsProvider.builder().build();
+    try {
+      return new AwsSettings(
+          region == null || region.isBlank()
+              ? DefaultAwsRegionProviderChain.builder().build().getRegion()
+              : Region.of(region),
+          credentials,
+          endpoint(environment));
+    } catch (SdkClientException e) {
+      throw new LivegateException(
+          "no AWS region: set AWS_REGION, or a region in the AWS config file's profile");
+    }
+  }
+
+  private static Optional<URI> endpoint(Map<String, String> environment) {
+    return Optional.ofNullable(environment.get(ENDPOINT))
+        .filter(value -> !value.isBlank())
+        .map(AwsSettings::endpoint);
   }
 
   private static URI endpoint(String value) {

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.ContainerCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 
 /** Reading the AWS settings from an environment; nothing here talks to AWS. */
@@ -22,6 +23,25 @@ class AwsSettingsTest {
     environment.put("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE");
     environment.put("AWS_SECRET_ACCESS_KEY", "secret-example");
     return environment;
+  }
+
+  @Test
+  void anOperatorsKeysRegionAndEndpointOverrideAreUsedAsTheyAre() {
+    Map<String, String> environment = lambdaEnvironment();
+    environment.put(AwsSettings.ENDPOINT, "http://localhost:5000");
+
+    AwsSettings settings = AwsSettings.forOperator(environment);
+
+    assertThat(settings.region()).isEqualTo(Region.EU_WEST_1);
+    assertThat(settings.credentials().resolveCredentials().accessKeyId()).isEqualTo("AKIDEXAMPLE");
+    assertThat(settings.endpoint()).contains(URI.create("http://localhost:5000"));
+  }
+
+  @Test
+  void withoutKeysAnOperatorGetsTheSdksDefaultCredentialsChain() {
+    AwsSettings settings = AwsSettings.forOperator(Map.of("AWS_REGION", "eu-west-1"));
+
+    assertThat(settings.credentials()).isInstanceOf(DefaultCredentialsProvider.class);
   }
 
   @Test

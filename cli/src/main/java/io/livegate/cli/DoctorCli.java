@@ -1,12 +1,18 @@
 package io.livegate.cli;
 
+import io.livegate.aws.AwsDoctor;
+import io.livegate.aws.AwsSettings;
 import io.livegate.core.LivegateException;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubDoctor;
+import io.livegate.statemachine.RuntimeContract.RunnerVersions;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -15,15 +21,18 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code livegate doctor}: checks what livegate needs of GitHub (the token's permissions, the
- * webhook, the trunk's required merge-lock status), one line each with its fix; exits 1 when a
- * check fails. The token is LIVEGATE_GITHUB_TOKEN, as for {@code livegate serve}.
+ * webhook, the trunk's required merge-lock status) and, with {@code --aws}, of the deployed stack
+ * (the account roles' trust, SES, the runner versions), one line each with its fix; exits 1 when a
+ * check fails. The token is LIVEGATE_GITHUB_TOKEN, as for {@code livegate serve}; AWS credentials
+ * and region are the AWS SDK's defaults (environment, profiles, SSO).
  */
 @Command(
     name = "doctor",
     mixinStandardHelpOptions = true,
     description =
-        "Checks the GitHub token's permissions, the webhook and the trunk's branch protection,"
-            + " one line each with a fix.")
+        "Checks the GitHub token's permissions, the webhook and the trunk's branch protection and,"
+            + " with --aws, the deployed stack: account roles' trust, SES, runner versions; one"
+            + " line each with a fix.")
 final class DoctorCli implements Callable<Integer> {
   @ParentCommand private Livegate livegate;
   @Spec private CommandSpec spec;
@@ -49,17 +58,74 @@ final class DoctorCli implements Callable<Integer> {
       description = "GitHub's API (GitHub Enterprise: https://HOST/api/v3).")
   URI githubApi;
 
+  @ArgGroup(exclusive = false, heading = "AWS checks (--aws):%n")
+  Aws aws;
+
+  /** The AWS checks' options, given together with {@code --aws}. */
+  static final class Aws {
+    @Option(
+        names = "--aws",
+        required = true,
+        description = "Also check the deployed stack in the AWS account and region of the SDK.")
+    boolean enabled;
+
+    @Option(
+        names = "--mail-from",
+        required = true,
+        paramLabel = "ADDRESS",
+        description = "The CDK config's mailFrom, the SES identity vote mail comes from.")
+    String mailFrom;
+
+    @Option(
+        names = "--stack",
+        defaultValue = "Livegate",
+        paramLabel = "NAME",
+        description = "The stack's name (the CDK context key livegate:stackName).")
+    String stack;
+
+    @Option(
+        names = "--account-profile",
+        paramLabel = "ACCOUNT_ID=PROFILE",
+        description =
+            "Read the roles of another AWS account with this profile of the AWS config files;"
+                + " repeatable.")
+    Map<String, String> accountProfiles = Map.of();
+
+    @Option(
+        names = "--terraform-version",
+        defaultValue = RunnerVersions.TERRAFORM,
+        paramLabel = "VERSION",
+        description = "The terraform release the image should install (default ${DEFAULT-VALUE}).")
+    String terraformVersion;
+
+    @Option(
+        names = "--terragrunt-version",
+        defaultValue = RunnerVersions.TERRAGRUNT,
+        paramLabel = "VERSION",
+        description = "The terragrunt release the image should install (default ${DEFAULT-VALUE}).")
+    String terragruntVersion;
+  }
+
   @Override
   public Integer call() {
-    String token = livegate.environment().get("LIVEGATE_GITHUB_TOKEN");
+    Map<String, String> environment = livegate.environment();
+    String token = environment.get("LIVEGATE_GITHUB_TOKEN");
     if (token == null || token.isBlank()) {
       throw new LivegateException(
           "livegate doctor needs the GitHub token in LIVEGATE_GITHUB_TOKEN");
     }
-    PrintWriter out = spec.commandLine().getOut();
     List<GitHubDoctor.Check> checks =
-        new GitHubDoctor(GitHubClient.create(githubApi, () -> token))
-            .check(repository, trunk, webhookUrl);
+        new ArrayList<>(
+            new GitHubDoctor(GitHubClient.create(githubApi, () -> token))
+                .check(repository, trunk, webhookUrl));
+    if (aws != null) {
+      checks.addAll(
+          AwsDoctor.connect(AwsSettings.forOperator(environment), aws.accountProfiles)
+              .check(
+                  new AwsDoctor.Settings(
+                      aws.stack, aws.mailFrom, aws.terraformVersion, aws.terragruntVersion)));
+    }
+    PrintWriter out = spec.commandLine().getOut();
     checks.forEach(check -> out.println(check.line()));
     return checks.stream().allMatch(GitHubDoctor.Check::ok) ? 0 : 1;
   }

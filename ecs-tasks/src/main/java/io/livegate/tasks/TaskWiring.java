@@ -14,6 +14,7 @@ import io.livegate.aws.Secrets;
 import io.livegate.aws.SesMailer;
 import io.livegate.aws.SfnHeartbeat;
 import io.livegate.aws.SfnTaskTokens;
+import io.livegate.aws.TaskLogLink;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.config.AccountsFile;
@@ -75,8 +76,11 @@ import software.amazon.awssdk.services.sts.StsClient;
  *   <li>{@value RuntimeContract.Tasks#ACCOUNTS}: the accounts file's text (see docs/accounts.md);
  *   <li>{@value RuntimeContract.Tasks#SCAN}: graph (default) or plan;
  *   <li>{@value RuntimeContract.Tasks#TRIGGER_FUNCTION}: the trigger Lambda's name;
- *   <li>{@value RuntimeContract.Tasks#LOG_URL}: optional, a link to the task's log for statuses and
- *       mail;
+ *   <li>{@value RuntimeContract.Tasks#MODULE_SOURCES_TOKEN_SECRET}: optional, a read-only token for
+ *       private module sources, and {@value RuntimeContract.Tasks#MODULE_SOURCES_HOST};
+ *   <li>{@value TaskLogLink#METADATA} (set by Fargate): the container's metadata, which names the
+ *       task's own log stream, the log link of statuses, mail and plan comments; without it,
+ *       {@value RuntimeContract.Tasks#LOG_URL} (optional);
  *   <li>pr-plan: {@value RuntimeContract.Tasks#PLAN_FORKS} (default false), {@value
  *       RuntimeContract.Tasks#PR_COMMENT} (default true), and the dispatch's {@link
  *       EcsPullRequestPlanner.Settings};
@@ -94,6 +98,12 @@ public final class TaskWiring {
   /** Built on first use: the pr-plan tasks have no metadb, and must not need its settings. */
   private final Supplier<Metadb> metadb;
 
+  /** The user terraform runs as, set up once. */
+  private final Supplier<SetprivSandbox> imageUser;
+
+  /** The link to this task's own log stream, read once from the container's metadata. */
+  private final Supplier<String> logUrl;
+
   private final Clock clock = Clock.systemUTC();
 
   private TaskWiring(Map<String, String> environment, PrintWriter out) {
@@ -103,6 +113,8 @@ public final class TaskWiring {
     this.secrets = new Secrets(aws.build(SecretsManagerClient.builder()));
     this.github = GitHubAccess.from(environment, secrets, () -> aws.build(SsmClient.builder()));
     this.metadb = Secrets.memoize(() -> MetadbSource.connect(environment, secrets));
+    this.logUrl = Secrets.memoize(() -> TaskLogLink.of(environment, out::println));
+    this.imageUser = Secrets.memoize(this::sandboxUser);
   }
 
   /**
@@ -153,7 +165,7 @@ public final class TaskWiring {
         imageUser(),
         workspace(),
         terraformEnvironment(),
-        Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
+        logUrl.get(),
         out::println,
         clock);
   }
@@ -189,7 +201,7 @@ public final class TaskWiring {
           }
         },
         workspace().resolve("repository"),
-        Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
+        logUrl.get(),
         out::println,
         clock);
   }
@@ -224,7 +236,7 @@ public final class TaskWiring {
         planComments(),
         new PlanPullRequest.Settings(
             Env.flag(environment, RuntimeContract.Tasks.PLAN_FORKS),
-            Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
+            logUrl.get(),
             Runtime.getRuntime().availableProcessors()),
         out::println);
   }
@@ -271,7 +283,7 @@ public final class TaskWiring {
         accounts(),
         github.statuses(out::println),
         planComments(),
-        Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""),
+        logUrl.get(),
         out::println);
   }
 
@@ -343,8 +355,19 @@ public final class TaskWiring {
    * token, metadb settings) nor its memory. See docs/security.md.
    */
   private SetprivSandbox imageUser() {
-    return new SetprivSandbox(
-        SetprivSandbox.IMAGE_USER, SetprivSandbox.IMAGE_USER, workspace().resolve("home"));
+    return imageUser.get();
+  }
+
+  /**
+   * The user terraform runs as; with {@value RuntimeContract.Tasks#MODULE_SOURCES_TOKEN_SECRET},
+   * its home signs git in to the module sources' host with that token ({@link ModuleSources}).
+   */
+  private SetprivSandbox sandboxUser() {
+    SetprivSandbox sandbox =
+        new SetprivSandbox(
+            SetprivSandbox.IMAGE_USER, SetprivSandbox.IMAGE_USER, workspace().resolve("home"));
+    ModuleSources.install(environment, secrets, sandbox.home());
+    return sandbox;
   }
 
   /** The task's environment with the home of the user terraform runs as. */

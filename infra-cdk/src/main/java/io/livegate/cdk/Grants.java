@@ -101,6 +101,7 @@ public final class Grants extends Construct {
   private void prPlanUnit() {
     IRole role = props.tasks().prPlanUnit().getTaskRole();
     readSecret(role, props.secrets().githubToken());
+    props.tasks().moduleSourcesToken().ifPresent(secret -> readSecret(role, secret));
     assume(role, props.planRoleArns());
   }
 
@@ -120,6 +121,7 @@ public final class Grants extends Construct {
     IRole role = props.tasks().terraRunPlan().getTaskRole();
     readSecret(role, metadbSecret);
     readSecret(role, props.secrets().githubToken());
+    props.tasks().moduleSourcesToken().ifPresent(secret -> readSecret(role, secret));
     allow(role, List.of("s3:PutObject"), List.of(plans()));
     assume(role, props.planRoleArns());
     stateMachine.grantTaskResponse(role);
@@ -130,6 +132,7 @@ public final class Grants extends Construct {
     IRole role = props.tasks().terraRunApply().getTaskRole();
     readSecret(role, metadbSecret);
     readSecret(role, props.secrets().githubToken());
+    props.tasks().moduleSourcesToken().ifPresent(secret -> readSecret(role, secret));
     allow(role, List.of("s3:GetObject"), List.of(plans()));
     assume(role, props.applyRoleArns());
   }

@@ -41,6 +41,10 @@ import java.util.List;
  * @param driftReconcile whether the drift task also queues a drift reconcile of the drifted units
  *     (docs/drift.md) behind the merge queue (default false); needs {@code driftSchedule}
  * @param tools the terraform and terragrunt versions the image installs, and their checksums
+ * @param moduleSourcesTokenSecretArn the complete ARN of a Secrets Manager secret holding a token
+ *     that only reads the repositories of private module sources, which git in terraform and
+ *     terragrunt signs in with (docs/security.md); {@code null} (default): none
+ * @param moduleSourcesHost the host that token is for (default {@code https://github.com})
  */
 public record LivegateConfig(
     String repository,
@@ -69,7 +73,9 @@ public record LivegateConfig(
     int taskMemoryMiB,
     String driftSchedule,
     boolean driftReconcile,
-    RunnerTools tools) {
+    RunnerTools tools,
+    String moduleSourcesTokenSecretArn,
+    String moduleSourcesHost) {
 
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
@@ -153,6 +159,8 @@ public record LivegateConfig(
     private int taskCpu = 1024;
     private int taskMemoryMiB = 4096;
     private RunnerTools tools = RunnerTools.DEFAULT;
+    private String moduleSourcesTokenSecretArn;
+    private String moduleSourcesHost = "https://github.com";
 
     private Builder() {}
 
@@ -291,6 +299,16 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder moduleSourcesTokenSecretArn(String moduleSourcesTokenSecretArn) {
+      this.moduleSourcesTokenSecretArn = moduleSourcesTokenSecretArn;
+      return this;
+    }
+
+    public Builder moduleSourcesHost(String moduleSourcesHost) {
+      this.moduleSourcesHost = moduleSourcesHost;
+      return this;
+    }
+
     /** The configuration, unchecked: call {@link LivegateConfig#validate}. */
     public LivegateConfig build() {
       return new LivegateConfig(
@@ -322,7 +340,9 @@ public record LivegateConfig(
           taskMemoryMiB,
           driftSchedule,
           driftReconcile,
-          tools);
+          tools,
+          moduleSourcesTokenSecretArn,
+          moduleSourcesHost);
     }
   }
 }

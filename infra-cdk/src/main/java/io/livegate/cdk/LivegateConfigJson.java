@@ -69,13 +69,15 @@ final class LivegateConfigJson {
     fields.whole("taskMemoryMiB").ifPresent(builder::taskMemoryMiB);
     fields.text("driftSchedule").ifPresent(builder::driftSchedule);
     fields.flag("driftReconcile").ifPresent(builder::driftReconcile);
+    fields.text("moduleSourcesTokenSecretArn").ifPresent(builder::moduleSourcesTokenSecretArn);
+    fields.text("moduleSourcesHost").ifPresent(builder::moduleSourcesHost);
     RunnerTools defaults = RunnerTools.DEFAULT;
     builder.tools(
-        new RunnerTools(
+        RunnerTools.of(
             fields.text("terraformVersion").orElse(defaults.terraformVersion()),
-            fields.text("terraformSha256").orElse(defaults.terraformSha256()),
+            fields.text("terraformSha256").orElse(null),
             fields.text("terragruntVersion").orElse(defaults.terragruntVersion()),
-            fields.text("terragruntSha256").orElse(defaults.terragruntSha256())));
+            fields.text("terragruntSha256").orElse(null)));
     JsonNode accounts = fields.take("accounts");
     if (accounts != null) {
       if (!accounts.isArray()) {

@@ -68,6 +68,26 @@ final class LivegateConfigValidator {
     planRetentionDays();
     taskSize();
     driftSchedule();
+    moduleSources();
+  }
+
+  /** A complete secret ARN (IAM grants need its suffix), and a scheme and host without a path. */
+  private void moduleSources() {
+    String secret = config.moduleSourcesTokenSecretArn();
+    if (secret != null
+        && !secret.matches(
+            "arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\\d{12}:secret:[A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6}")) {
+      throw invalid(
+          "moduleSourcesTokenSecretArn must be a secret's complete ARN"
+              + " (arn:aws:secretsmanager:REGION:ACCOUNT:secret:NAME-SUFFIX), not "
+              + quoted(secret));
+    }
+    String host = config.moduleSourcesHost();
+    if (host == null || !host.matches("https?://[A-Za-z0-9.-]+(:\\d+)?")) {
+      throw invalid(
+          "moduleSourcesHost must be a scheme and host such as https://github.com, not "
+              + quoted(host));
+    }
   }
 
   /** EventBridge's forms: rate(N unit) or cron(six fields). */
@@ -246,8 +266,16 @@ final class LivegateConfigValidator {
     RunnerTools tools = config.tools();
     version("terraformVersion", tools.terraformVersion());
     version("terragruntVersion", tools.terragruntVersion());
-    checksum("terraformSha256", tools.terraformSha256());
-    checksum("terragruntSha256", tools.terragruntSha256());
+    checksum(
+        "terraformSha256",
+        tools.terraformSha256(),
+        "terraformVersion " + tools.terraformVersion(),
+        "terraform_" + tools.terraformVersion() + "_linux_amd64.zip");
+    checksum(
+        "terragruntSha256",
+        tools.terragruntSha256(),
+        "terragruntVersion " + tools.terragruntVersion(),
+        "terragrunt_linux_amd64");
   }
 
   private void version(String field, String version) {
@@ -256,9 +284,26 @@ final class LivegateConfigValidator {
     }
   }
 
-  private void checksum(String field, String sha256) {
-    if (sha256 != null && !sha256.matches("[0-9a-f]{64}")) {
-      throw invalid(field + " must be 64 lowercase hex digits (a SHA-256), not " + quoted(sha256));
+  /** A version other than livegate's needs its checksum pinned, or waived in so many words. */
+  private void checksum(String field, String sha256, String version, String file) {
+    if (sha256 == null) {
+      throw invalid(
+          version
+              + " has no "
+              + field
+              + ": set it to the SHA-256 of "
+              + file
+              + " from the release's SHA256SUMS, or to \""
+              + RunnerTools.UNPINNED
+              + "\" to trust the SHA256SUMS downloaded with the release");
+    }
+    if (!sha256.equals(RunnerTools.UNPINNED) && !sha256.matches("[0-9a-f]{64}")) {
+      throw invalid(
+          field
+              + " must be 64 lowercase hex digits (a SHA-256) or \""
+              + RunnerTools.UNPINNED
+              + "\", not "
+              + quoted(sha256));
     }
   }
 

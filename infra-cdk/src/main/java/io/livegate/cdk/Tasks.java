@@ -35,6 +35,8 @@ import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.s3.BucketEncryption;
 import software.amazon.awscdk.services.s3.LifecycleRule;
 import software.amazon.awscdk.services.s3.ObjectOwnership;
+import software.amazon.awscdk.services.secretsmanager.ISecret;
+import software.amazon.awscdk.services.secretsmanager.Secret;
 import software.amazon.awscdk.services.ssm.ParameterTier;
 import software.amazon.awscdk.services.ssm.StringParameter;
 import software.constructs.Construct;
@@ -91,6 +93,7 @@ public final class Tasks extends Construct {
   private final FargateTaskDefinition terraRunPlan;
   private final FargateTaskDefinition terraRunApply;
   private final Optional<FargateTaskDefinition> drift;
+  private final Optional<ISecret> moduleSourcesToken;
 
   public Tasks(Construct scope, String id, Props props) {
     super(scope, id);
@@ -140,7 +143,7 @@ public final class Tasks extends Construct {
     createDeployStackEnvironment.putAll(props.metadb().environment());
     this.createDeployStack =
         task(
-            "create-deploy-stack",
+            RuntimeContract.TaskFamilies.CREATE_DEPLOY_STACK,
             CONTAINER,
             List.of("create-deploy-stack"),
             createDeployStackEnvironment,
@@ -149,11 +152,15 @@ public final class Tasks extends Construct {
     // pr-plan unit runs the pull request's code while it plans one unit. Its plan file stays in
     // the task (deleted after the plan); the outcome goes to the commit status and the plan
     // comment.
+    this.moduleSourcesToken =
+        Optional.ofNullable(config.moduleSourcesTokenSecretArn())
+            .map(arn -> Secret.fromSecretCompleteArn(stack, "ModuleSourcesToken", arn));
     Map<String, String> prPlanUnitEnvironment = commonEnvironment();
     prPlanUnitEnvironment.put(RuntimeContract.Engine.RUNNER, config.runner());
+    prPlanUnitEnvironment.putAll(moduleSourcesEnvironment());
     this.prPlanUnit =
         task(
-            "pr-plan-unit",
+            RuntimeContract.TaskFamilies.PR_PLAN_UNIT,
             CONTAINER,
             List.of(
                 RuntimeContract.PullRequestPlans.PR_PLAN, RuntimeContract.PullRequestPlans.UNIT),
@@ -172,12 +179,13 @@ public final class Tasks extends Construct {
     // starts (nor may it: its role runs pr-plan-unit only). Its ARN would be a reference of the
     // definition to itself, so the family stands in.
     prPlanDispatchEnvironment.put(
-        RuntimeContract.PullRequestPlans.TASK_DEFINITION, family("pr-plan-dispatch"));
+        RuntimeContract.PullRequestPlans.TASK_DEFINITION,
+        family(RuntimeContract.TaskFamilies.PR_PLAN_DISPATCH));
     prPlanDispatchEnvironment.put(
         RuntimeContract.PullRequestPlans.UNIT_TASK_DEFINITION, prPlanUnit.getTaskDefinitionArn());
     this.prPlanDispatch =
         task(
-            "pr-plan-dispatch",
+            RuntimeContract.TaskFamilies.PR_PLAN_DISPATCH,
             CONTAINER,
             List.of(
                 RuntimeContract.PullRequestPlans.PR_PLAN,
@@ -189,11 +197,22 @@ public final class Tasks extends Construct {
     terraRunEnvironment.put(RuntimeContract.Engine.RUNNER, config.runner());
     terraRunEnvironment.put(RuntimeContract.Artifacts.PLAN_BUCKET, artifacts.getBucketName());
     terraRunEnvironment.putAll(props.metadb().environment());
+    terraRunEnvironment.putAll(moduleSourcesEnvironment());
     List<String> terraRunCommand = List.of(DeployFlow.TERRA_RUN);
     this.terraRunPlan =
-        task("terra-run-plan", DeployFlow.TERRA_RUN, terraRunCommand, terraRunEnvironment, false);
+        task(
+            RuntimeContract.TaskFamilies.TERRA_RUN_PLAN,
+            DeployFlow.TERRA_RUN,
+            terraRunCommand,
+            terraRunEnvironment,
+            false);
     this.terraRunApply =
-        task("terra-run-apply", DeployFlow.TERRA_RUN, terraRunCommand, terraRunEnvironment, false);
+        task(
+            RuntimeContract.TaskFamilies.TERRA_RUN_APPLY,
+            DeployFlow.TERRA_RUN,
+            terraRunCommand,
+            terraRunEnvironment,
+            false);
 
     // drift, on the config's schedule: plans every unit of the trunk's head with the plan roles,
     // reports on the drift issue and mails the voters of the accounts concerned. It applies
@@ -214,7 +233,7 @@ public final class Tasks extends Construct {
     }
     FargateTaskDefinition definition =
         task(
-            "drift",
+            RuntimeContract.TaskFamilies.DRIFT,
             CONTAINER,
             List.of("drift", "--repository", config.repository(), "--trunk", config.trunk()),
             environment,
@@ -300,9 +319,29 @@ public final class Tasks extends Construct {
     return environment;
   }
 
+  /**
+   * With {@code moduleSourcesTokenSecretArn}: the token for private module sources, for the tasks
+   * that init units (terra-run, pr-plan-unit); git in terraform signs in with it.
+   */
+  private Map<String, String> moduleSourcesEnvironment() {
+    Map<String, String> environment = new LinkedHashMap<>();
+    moduleSourcesToken.ifPresent(
+        secret -> {
+          environment.put(RuntimeContract.Tasks.MODULE_SOURCES_TOKEN_SECRET, secret.getSecretArn());
+          environment.put(
+              RuntimeContract.Tasks.MODULE_SOURCES_HOST, props.config().moduleSourcesHost());
+        });
+    return environment;
+  }
+
+  /** The token for private module sources, when configured. */
+  public Optional<ISecret> moduleSourcesToken() {
+    return moduleSourcesToken;
+  }
+
   /** The ECS task definition family of the task {@code name}. */
   private String family(String name) {
-    return stack.getStackName() + "-" + name;
+    return RuntimeContract.TaskFamilies.family(stack.getStackName(), name);
   }
 
   /**
@@ -338,6 +377,8 @@ public final class Tasks extends Construct {
             .taskRole(role)
             .build();
     LogGroup logs = LogGroups.create(stack, id + "Logs", props.logRetention());
+    // The log group's page: the link of a task that cannot read its own log stream from the
+    // container metadata endpoint (aws TaskLogLink), which otherwise links that stream.
     Map<String, String> withLog = new LinkedHashMap<>(environment);
     withLog.put(
         RuntimeContract.Tasks.LOG_URL,
@@ -351,6 +392,7 @@ public final class Tasks extends Construct {
             .essential(true)
             .command(command)
             .environment(withLog)
+            .dockerLabels(props.config().tools().labels())
             .logging(
                 LogDriver.awsLogs(
                     AwsLogDriverProps.builder().logGroup(logs).streamPrefix(name).build()));

@@ -112,8 +112,32 @@ class LivegateConfigTest {
         Fixtures.config().tools(new RunnerTools("latest", null, "1.1.3", null)),
         "terraformVersion must be a release version such as 1.1.3, not 'latest'");
     rejected(
-        Fixtures.config().tools(new RunnerTools("1.11.4", null, "1.1.3", "ABC")),
-        "terragruntSha256 must be 64 lowercase hex digits (a SHA-256), not 'ABC'");
+        Fixtures.config()
+            .tools(new RunnerTools("1.11.4", RunnerTools.TERRAFORM_1_11_4_SHA256, "1.1.3", "ABC")),
+        "terragruntSha256 must be 64 lowercase hex digits (a SHA-256) or \"unpinned\", not 'ABC'");
+  }
+
+  @Test
+  void aToolVersionWithoutAChecksumIsRefusedUnlessTheChecksumIsWaivedInSoManyWords() {
+    rejected(
+        Fixtures.config().tools(RunnerTools.of("1.11.4", null, "1.1.2", null)),
+        "terragruntVersion 1.1.2 has no terragruntSha256: set it to the SHA-256 of"
+            + " terragrunt_linux_amd64 from the release's SHA256SUMS, or to \"unpinned\" to trust"
+            + " the SHA256SUMS downloaded with the release");
+    rejected(
+        Fixtures.config().tools(RunnerTools.of("1.12.0", null, "1.1.3", null)),
+        "terraformVersion 1.12.0 has no terraformSha256: set it to the SHA-256 of"
+            + " terraform_1.12.0_linux_amd64.zip");
+    assertThat(
+            Fixtures.config()
+                .tools(RunnerTools.of("1.12.0", RunnerTools.UNPINNED, "1.1.3", null))
+                .build()
+                .validate("test")
+                .tools()
+                .buildArgs())
+        .containsEntry("TERRAFORM_VERSION", "1.12.0")
+        .containsEntry("TERRAFORM_SHA256", "")
+        .containsEntry("TERRAGRUNT_SHA256", RunnerTools.TERRAGRUNT_1_1_3_SHA256);
   }
 
   @Test
@@ -130,9 +154,13 @@ class LivegateConfigTest {
     assertThat(Fixtures.config().build().validate("test").tools().buildArgs())
         .containsExactly(
             java.util.Map.entry("TERRAFORM_VERSION", "1.11.4"),
-            java.util.Map.entry("TERRAFORM_SHA256", ""),
+            java.util.Map.entry(
+                "TERRAFORM_SHA256",
+                "1ce994251c00281d6845f0f268637ba50c0005657eb3cf096b92f753b42ef4dc"),
             java.util.Map.entry("TERRAGRUNT_VERSION", "1.1.3"),
-            java.util.Map.entry("TERRAGRUNT_SHA256", ""));
+            java.util.Map.entry(
+                "TERRAGRUNT_SHA256",
+                "d5da6a66741f4ee752aa3b502b57e47fd6d5c178942861b2507f14f083e7606e"));
     Path example = SourceTree.locate(Path.of("")).root().resolve("infra-cdk/livegate.example.json");
     ObjectNode pinned = (ObjectNode) Iam.JSON.readTree(Files.readString(example));
     String sha = "ab".repeat(32);
@@ -141,7 +169,8 @@ class LivegateConfigTest {
     Files.writeString(file, pinned.toString());
 
     assertThat(LivegateConfig.fromFile(file).tools())
-        .isEqualTo(new RunnerTools("1.11.4", null, "1.1.2", sha));
+        .as("the default terraform keeps its pinned checksum")
+        .isEqualTo(new RunnerTools("1.11.4", RunnerTools.TERRAFORM_1_11_4_SHA256, "1.1.2", sha));
   }
 
   @Test

@@ -293,6 +293,12 @@ class LivegateStackTest {
               .extracting(JsonNode::asText)
               .as(name)
               .containsExactlyElementsOf(commands.get(name));
+          // livegate doctor --aws reads which releases the image installs from these labels.
+          assertThat(definition.path("DockerLabels").toString())
+              .as(name)
+              .isEqualTo(
+                  "{\"io.livegate.terraform-version\":\"1.11.4\","
+                      + "\"io.livegate.terragrunt-version\":\"1.1.3\"}");
           boolean readsAccounts = !name.startsWith(DeployFlow.TERRA_RUN);
           assertThat(definition.path("Secrets").toString().contains("LIVEGATE_ACCOUNTS"))
               .as(name + " gets the accounts")
@@ -794,6 +800,48 @@ class LivegateStackTest {
     assertThat(iam.actions(drifting.roles().get("drift")))
         .containsExactlyInAnyOrder(
             "secretsmanager:GetSecretValue", "sts:AssumeRole", "ses:SendEmail", "ses:SendRawEmail");
+  }
+
+  @Test
+  void aModuleSourcesTokenReachesOnlyTheTasksThatInitUnits() {
+    String secret =
+        "arn:aws:secretsmanager:eu-west-1:123456789012:secret:livegate/module-reader-AbC123";
+    Fixtures.Synthesized synthesized =
+        Fixtures.synth(
+            Fixtures.config()
+                .moduleSourcesTokenSecretArn(secret)
+                .moduleSourcesHost("https://github.example.com")
+                .build());
+    LivegateStack stack = synthesized.stack();
+    JsonNode template = Iam.JSON.valueToTree(synthesized.template().toJSON());
+    Iam iam = new Iam(stack, template);
+    for (String task : List.of("terra-run-plan", "terra-run-apply", "pr-plan-unit")) {
+      Map<String, JsonNode> variables = containerVariables(container(stack, template, task));
+      assertThat(variables.get(RuntimeContract.Tasks.MODULE_SOURCES_TOKEN_SECRET).asText())
+          .as(task)
+          .isEqualTo(secret);
+      assertThat(variables.get(RuntimeContract.Tasks.MODULE_SOURCES_HOST).asText())
+          .isEqualTo("https://github.example.com");
+      assertThat(iam.resources(stack.roles().get(task), "secretsmanager:GetSecretValue"))
+          .as(task)
+          .contains(Iam.JSON.getNodeFactory().textNode(secret));
+    }
+    for (String task : List.of("create-deploy-stack", "pr-plan-dispatch")) {
+      assertThat(containerVariables(container(stack, template, task)))
+          .as(task)
+          .doesNotContainKey(RuntimeContract.Tasks.MODULE_SOURCES_TOKEN_SECRET);
+      assertThat(iam.resources(stack.roles().get(task), "secretsmanager:GetSecretValue"))
+          .as(task)
+          .doesNotContain(Iam.JSON.getNodeFactory().textNode(secret));
+    }
+    assertThatThrownBy(
+            () ->
+                Fixtures.config()
+                    .moduleSourcesTokenSecretArn("livegate/module-reader")
+                    .build()
+                    .validate("livegate.json"))
+        .isInstanceOf(InvalidLivegateConfig.class)
+        .hasMessageContaining("moduleSourcesTokenSecretArn must be a secret's complete ARN");
   }
 
   @Test

@@ -100,6 +100,17 @@ public final class RuntimeContract {
     public static final String DRIFT_RECONCILE = "LIVEGATE_DRIFT_RECONCILE";
 
     public static final String LOG_URL = "LIVEGATE_LOG_URL";
+
+    /**
+     * Optional: the Secrets Manager secret of a token that only reads the repositories of private
+     * module sources, which git in terraform and terragrunt then signs in with (docs/security.md).
+     */
+    public static final String MODULE_SOURCES_TOKEN_SECRET =
+        "LIVEGATE_MODULE_SOURCES_TOKEN_SECRET_ARN";
+
+    /** The host that token is for (default {@code https://github.com}). */
+    public static final String MODULE_SOURCES_HOST = "LIVEGATE_MODULE_SOURCES_HOST";
+
     public static final String PLAN_FORKS = "LIVEGATE_PLAN_FORKS";
     public static final String PR_COMMENT = "LIVEGATE_PR_COMMENT";
 
@@ -145,5 +156,38 @@ public final class RuntimeContract {
     public static final String UNIT_OPTION = "--unit";
 
     private PullRequestPlans() {}
+  }
+
+  /**
+   * The ECS task definitions: each family is the stack's name, a dash and the task's name, so that
+   * {@code livegate doctor --aws} finds a stack's tasks by its name.
+   */
+  public static final class TaskFamilies {
+    public static final String CREATE_DEPLOY_STACK = "create-deploy-stack";
+    public static final String PR_PLAN_DISPATCH = "pr-plan-dispatch";
+    public static final String PR_PLAN_UNIT = "pr-plan-unit";
+    public static final String TERRA_RUN_PLAN = "terra-run-plan";
+    public static final String TERRA_RUN_APPLY = "terra-run-apply";
+    public static final String DRIFT = "drift";
+
+    /** The family of the task {@code task} of the stack {@code stack}. */
+    public static String family(String stack, String task) {
+      return stack + "-" + task;
+    }
+
+    private TaskFamilies() {}
+  }
+
+  /**
+   * The terraform and terragrunt releases livegate is tested with (the image's defaults), and the
+   * Docker labels on every task's container that say which releases the stack's image installs.
+   */
+  public static final class RunnerVersions {
+    public static final String TERRAFORM = "1.11.4";
+    public static final String TERRAGRUNT = "1.1.3";
+    public static final String TERRAFORM_LABEL = "io.livegate.terraform-version";
+    public static final String TERRAGRUNT_LABEL = "io.livegate.terragrunt-version";
+
+    private RunnerVersions() {}
   }
 }
