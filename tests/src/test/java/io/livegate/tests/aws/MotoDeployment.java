@@ -465,8 +465,10 @@ public final class MotoDeployment implements AutoCloseable {
   public void driveUntil(Function<Execution, Vote.Choice> votes, BooleanSupplier done) {
     Instant deadline = Instant.now().plus(DRIVE_LIMIT);
     while (true) {
-      boolean busy =
-          playTasks() | playFunctions() | requestApprovals() | vote(votes) | deliverEnds();
+      boolean busy = playTasks() | requestApprovals();
+      // One model dump a round: building it is moto's heaviest answer.
+      JsonNode data = motoData();
+      busy |= playFunctions(data) | vote(data, votes) | deliverEnds();
       if (!busy && done.getAsBoolean()) {
         return;
       }
@@ -517,11 +519,11 @@ public final class MotoDeployment implements AutoCloseable {
   }
 
   /**
-   * Plays the trigger Lambda for each invocation that moto recorded since the last round, as the
-   * Lambda service runs an asynchronous invocation.
+   * Plays the trigger Lambda for each invocation recorded in moto's {@code data} since the last
+   * round, as the Lambda service runs an asynchronous invocation.
    */
-  private boolean playFunctions() {
-    JsonNode invocations = motoData().path("awslambda_simple").path("LambdaInvocation");
+  private boolean playFunctions(JsonNode data) {
+    JsonNode invocations = data.path("awslambda_simple").path("LambdaInvocation");
     boolean busy = false;
     for (; playedInvocations < invocations.size(); playedInvocations++) {
       busy = true;
@@ -578,12 +580,12 @@ public final class MotoDeployment implements AutoCloseable {
   }
 
   /**
-   * Reads the mail that SES sent (moto keeps it) into {@link #ballots}, and votes once per
-   * execution through the first mailed voter's link.
+   * Reads the mail that SES sent (moto keeps it in {@code data}) into {@link #ballots}, and votes
+   * once per execution through the first mailed voter's link.
    */
-  private boolean vote(Function<Execution, Vote.Choice> votes) {
+  private boolean vote(JsonNode data, Function<Execution, Vote.Choice> votes) {
     boolean busy = false;
-    for (JsonNode mail : motoData().path("ses").path("Message")) {
+    for (JsonNode mail : data.path("ses").path("Message")) {
       if (!seenMails.add(mail.path("id").asText())) {
         continue;
       }
