@@ -112,9 +112,8 @@ public final class DriftJob {
                 Map.of(),
                 Runtime.getRuntime().availableProcessors());
     long id = queued.result().deployment().id();
-    // Pending before the trigger hears of it, so that the final status the trigger posts at the
-    // end is never overtaken. The head was deployed by its merge, whose final livegate/deploy is
-    // the head's last: without this pending one the reconcile's own end would never be posted.
+    // As create-deploy-stack does for a merge, but before the trigger hears of the deployment, so
+    // that the final status the trigger posts at its end can never be overtaken by this one.
     String description =
         "deployment " + id + " (drift reconcile): " + queued.stack().executions().size() + " units";
     reconcile

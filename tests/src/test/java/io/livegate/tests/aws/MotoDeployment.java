@@ -291,7 +291,7 @@ public final class MotoDeployment implements AutoCloseable {
     env.put(RuntimeContract.GitHub.API_URL, github.url());
     env.put(RuntimeContract.GitHub.TOKEN_PARAMETER, GITHUB_TOKEN);
     this.engine = AwsEngine.fromEnvironment(env);
-    taskEnvironment = tasksEnvironment(env);
+    taskEnvironment = environmentOfTasks(env);
     this.metadb = engine.metadb();
     this.statuses = engine.statuses();
     trigger = new TriggerHandler(TriggerHandler.parts(engine));
@@ -386,7 +386,7 @@ public final class MotoDeployment implements AutoCloseable {
    * deployment's metadb, trigger and repository, as the CDK app sets it on their containers; a test
    * adds a task's own variables.
    */
-  private Map<String, String> tasksEnvironment(Map<String, String> engineEnvironment) {
+  private Map<String, String> environmentOfTasks(Map<String, String> engineEnvironment) {
     Map<String, String> tasks = moto.wiringEnvironment();
     for (String name :
         List.of(
@@ -401,7 +401,7 @@ public final class MotoDeployment implements AutoCloseable {
     return tasks;
   }
 
-  /** {@link #tasksEnvironment}, as a mutable copy. */
+  /** {@link #environmentOfTasks}, as a mutable copy. */
   Map<String, String> taskEnvironment() {
     return new HashMap<>(taskEnvironment);
   }
