@@ -4,6 +4,11 @@ Usage: python3 moto_launcher.py -p PORT [any other moto_server option]
 
 The JUnit extension io.livegate.tests.moto.MotoServer runs this file; it can also be run by hand.
 
+Lambda convention. Without Docker moto runs no function code, so a test plays the function's part
+as it plays ECS containers: patch 7 records every invocation of an existing function as a
+LambdaInvocation model (function_name, invocation_type, payload), which the test reads from
+/moto-api/data.json under "awslambda_simple".
+
 Exit-code convention. ECS tasks never run their containers in moto, so a test plays the
 container's part, and moto has no API to set a container's exit code. A test ends a task with
 StopTask(reason="livegate-test exit code N"); patch 3 reads N as the exit code of every container
@@ -22,6 +27,9 @@ if moto.__version__ != "5.2.1":
     sys.exit(f"moto_launcher.py patches moto 5.2.1, found moto {moto.__version__}")
 
 import botocore.session
+from moto.awslambda.models import LambdaFunction
+from moto.awslambda_simple.models import LambdaSimpleBackend
+from moto.core.common_models import BaseModel
 from moto.core.config import default_user_config
 from moto.core.responses import EmptyResult
 from moto.moto_api import state_manager
@@ -197,8 +205,48 @@ StateTaskServiceCallback._eval_integration_pattern = (
 )
 
 
+# Patch 7. moto 5.2.1 runs a Lambda function's code in Docker, which is not here; its Docker-less
+# backend answers any invocation, even of a function that does not exist, and keeps no record. As
+# on AWS, invoking a function that does not exist fails (ResourceNotFoundException); every other
+# invocation is recorded (see "Lambda convention" at the top of this file). A function's Docker
+# client is no attribute here, so that the model dump, which reads every attribute, skips it
+# instead of failing with the DockerException of connecting to no Docker.
+class LambdaInvocation(BaseModel):
+    # The model dump groups models by the second part of their module's name.
+    __module__ = "moto.awslambda_simple.invocations"
+
+    def __init__(self, function_name, invocation_type, payload):
+        self.function_name = function_name
+        self.invocation_type = invocation_type
+        self.payload = payload
+
+
+_invoke_simple = LambdaSimpleBackend.invoke
+
+
+def _invoke_recorded(self, function_name, qualifier, body, headers, response_headers):
+    function = self.get_function(function_name, qualifier)
+    LambdaInvocation(
+        function.function_name,
+        headers.get("X-Amz-Invocation-Type", "RequestResponse"),
+        body.decode("utf-8") if isinstance(body, bytes) else body,
+    )
+    return _invoke_simple(self, function_name, qualifier, body, headers, response_headers)
+
+
+LambdaSimpleBackend.invoke = _invoke_recorded
+
+
+def _no_docker_client(self):
+    raise AttributeError("moto runs no Lambda code here: there is no Docker")
+
+
+LambdaFunction.docker_client = property(_no_docker_client)
+
+
 if __name__ == "__main__":
     default_user_config["stepfunctions"] = {"execute_state_machine": True}
+    default_user_config["lambda"] = {"use_docker": False}
     # moto moves a task one step towards STOPPED each time it is described, so a .sync state that
     # polls DescribeTasks would end its task within seconds. A task here runs until StopTask, as on
     # AWS it runs until its essential container exits.

@@ -139,7 +139,10 @@ final class DriftCli implements Callable<Integer> {
         });
     out.flush();
     if (reconcile && !report.drifted().isEmpty()) {
-      int reconciled = reconcile(report, accounts, kind, parallelism, out, progress);
+      // The report is the only thing on stdout in json and html: the reconcile's lines (status
+      // page, unit lines, summary) go to stderr there, so the output stays one valid document.
+      PrintWriter reconcileOut = format == Format.text ? out : err;
+      int reconciled = reconcile(report, accounts, kind, parallelism, reconcileOut, progress);
       return report.errors().isEmpty() ? reconciled : Livegate.EXIT_FAILURE;
     }
     if (!report.errors().isEmpty()) {

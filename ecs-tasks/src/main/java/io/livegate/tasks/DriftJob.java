@@ -1,6 +1,8 @@
 package io.livegate.tasks;
 
 import io.livegate.core.account.Accounts;
+import io.livegate.core.deploy.CommitStatusPublisher;
+import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.drift.DriftReport;
 import io.livegate.core.drift.DriftReportFormat;
 import io.livegate.core.drift.ReportDrift;
@@ -29,8 +31,15 @@ public final class DriftJob {
    * Queuing the reconcile.
    *
    * @param deploymentCreated tells the trigger that a deployment holding the lock has its stack
+   * @param statuses posts the reconcile's {@code livegate/deploy} status on the head and records it
+   *     in the metadb's ledger, as create-deploy-stack does for a merge
+   * @param logUrl where that status links to; may be empty
    */
-  public record Reconcile(QueueReconcile queue, LongConsumer deploymentCreated) {}
+  public record Reconcile(
+      QueueReconcile queue,
+      LongConsumer deploymentCreated,
+      CommitStatusPublisher statuses,
+      String logUrl) {}
 
   private final Checkout checkout;
   private final Path workspace;
@@ -103,6 +112,19 @@ public final class DriftJob {
                 Map.of(),
                 Runtime.getRuntime().availableProcessors());
     long id = queued.result().deployment().id();
+    // As create-deploy-stack does for a merge, but before the trigger hears of the deployment, so
+    // that the final status the trigger posts at its end can never be overtaken by this one.
+    String description =
+        "deployment " + id + " (drift reconcile): " + queued.stack().executions().size() + " units";
+    reconcile
+        .statuses()
+        .publish(
+            repository,
+            found.head(),
+            StatusTexts.DEPLOY,
+            CommitStatusPublisher.State.PENDING,
+            description,
+            reconcile.logUrl());
     reconcile.deploymentCreated().accept(id);
     queued
         .result()

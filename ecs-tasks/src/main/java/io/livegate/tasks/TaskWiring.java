@@ -315,15 +315,20 @@ public final class TaskWiring {
         out::println);
   }
 
-  /** The drift reconcile: stored with the create-deploy-stack engine, then told to the trigger. */
+  /**
+   * The drift reconcile: stored with the create-deploy-stack engine, its pending {@code
+   * livegate/deploy} posted through that engine's ledger, then told to the trigger.
+   */
   private DriftJob.Reconcile driftReconcile() {
     RunnerKind runner = runner();
     Consumer<String> invoke =
         triggerInvoker(Env.required(environment, RuntimeContract.Tasks.TRIGGER_FUNCTION));
+    Engine engine = storingEngine(runner);
     return new DriftJob.Reconcile(
-        new QueueReconcile(
-            storingEngine(runner).create(), new GraphScan(out::println)::run, accounts(), runner),
-        deploymentId -> invoke.accept(TriggerEvent.deploymentCreated(deploymentId)));
+        new QueueReconcile(engine.create(), new GraphScan(out::println)::run, accounts(), runner),
+        deploymentId -> invoke.accept(TriggerEvent.deploymentCreated(deploymentId)),
+        engine.statuses(),
+        Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""));
   }
 
   private PullRequestCheckout pullRequestCheckout() {

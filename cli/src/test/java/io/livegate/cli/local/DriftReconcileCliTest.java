@@ -2,6 +2,9 @@ package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.livegate.cli.CliRun;
 import io.livegate.cli.DriftedRepo;
 import io.livegate.core.vote.VoteMail;
@@ -34,7 +37,15 @@ class DriftReconcileCliTest {
     drifted = DriftedRepo.deployThenChangeAOutOfBand(dir);
     String state = drifted.state().toString();
     reconciled =
-        drifted.drift("--state-dir", state, "--reconcile", "--auto-approve", "--port", "0");
+        drifted.drift(
+            "--state-dir",
+            state,
+            "--format",
+            "json",
+            "--reconcile",
+            "--auto-approve",
+            "--port",
+            "0");
     after = drifted.drift("--state-dir", state);
   }
 
@@ -42,13 +53,24 @@ class DriftReconcileCliTest {
   void theDriftedUnitAloneIsReappliedAfterItsVoteAndASecondDriftRunIsInSync() {
     assertThat(drifted.deployed().exitCode()).as(drifted.deployed().toString()).isZero();
     assertThat(reconciled.exitCode()).as(reconciled.toString()).isZero();
-    assertThat(reconciled.out()).contains("drifted app/a  [default]");
     assertThat(reconciled.err())
         .contains("(drift reconcile): 1 units in 1 layers")
         .contains("app/a")
         .doesNotContain("app/b: plan");
     assertThat(after.exitCode()).as(after.toString()).isZero();
     assertThat(after.out()).contains("2 units planned, 0 drifted");
+  }
+
+  @Test
+  void withFormatJsonStdoutIsTheReportAloneAndTheReconcilesSummaryGoesToStderr() throws Exception {
+    JsonNode report =
+        new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .readTree(reconciled.out());
+    assertThat(report.get("drifted"))
+        .extracting(drifted -> drifted.get("unit").asText())
+        .containsExactly("app/a");
+    assertThat(reconciled.err()).contains("status page: ").contains("app/a");
   }
 
   @Test

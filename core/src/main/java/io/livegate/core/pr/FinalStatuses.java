@@ -10,6 +10,7 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.StatusTexts;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The final commit statuses that no task posts: terra-run posts a unit's plan and apply, but a
@@ -17,7 +18,10 @@ import java.util.Optional;
  * own end happen in the flow or the engine. After every trigger event the deployment is settled:
  * each finished execution whose {@code livegate/deploy: <unit>} status is still pending (or was
  * never posted) gets its final state, and a finished deployment gets its {@code livegate/deploy}.
- * The ledger makes it idempotent: a status already final is not posted again.
+ * The ledger makes it idempotent: a status already final is not posted again. The deployment's own
+ * {@code livegate/deploy} names it ("deployment 12 succeeded"), and only that final status settles
+ * it: a drift reconcile redeploys the commit its merge deployed, and the merge's final status on
+ * that commit must not stand for the reconcile's end.
  */
 public final class FinalStatuses {
   private final DeploymentStore deployments;
@@ -62,19 +66,29 @@ public final class FinalStatuses {
                   postIfUnsettled(
                       deployment,
                       StatusTexts.deployContext(execution.unit(), execution.rollback()),
-                      state));
+                      state,
+                      last -> last.state() != State.PENDING));
     }
     finalState(deployment)
-        .ifPresent(state -> postIfUnsettled(deployment, StatusTexts.DEPLOY, state));
+        .ifPresent(
+            state ->
+                postIfUnsettled(
+                    deployment,
+                    StatusTexts.DEPLOY,
+                    state,
+                    last -> last.description().equals(state.description())));
   }
 
   private record Final(State state, String description) {}
 
-  private void postIfUnsettled(Deployment deployment, String context, Final state) {
+  /**
+   * @param settles whether the context's last posted status already settles it
+   */
+  private void postIfUnsettled(
+      Deployment deployment, String context, Final state, Predicate<PostedStatus> settles) {
     String repository = deployment.pullRequest().repository();
     String sha = deployment.pullRequest().mergeCommit();
-    Optional<PostedStatus> last = ledger.last(repository, sha, context);
-    if (last.isPresent() && last.get().state() != State.PENDING) {
+    if (ledger.last(repository, sha, context).filter(settles).isPresent()) {
       return;
     }
     statuses.publish(repository, sha, context, state.state(), state.description(), logUrl);

@@ -14,6 +14,7 @@ import io.livegate.aws.SsmMergeLock;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CommitStatusPublisher;
+import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -44,6 +45,7 @@ import io.livegate.tasks.TerraRunJob;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
 import io.livegate.tests.scenarios.Outcome;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -74,11 +76,17 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.ecs.model.Compatibility;
 import software.amazon.awssdk.services.ecs.model.ContainerOverride;
 import software.amazon.awssdk.services.ecs.model.NetworkMode;
 import software.amazon.awssdk.services.ecs.model.Task;
+import software.amazon.awssdk.services.iam.IamClient;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.lambda.model.Runtime;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sesv2.SesV2Client;
@@ -96,14 +104,16 @@ import software.amazon.awssdk.services.sts.StsClient;
 /**
  * One deployment on moto: the real ASL runs in moto's Step Functions; this harness plays the ECS
  * containers (terra-run with real git and terraform), the approval topic's Lambda subscription, the
- * voters' clicks on their mailed links, and EventBridge's status-change rule that invokes the
- * trigger. Everything else is the production code: the handlers, the jobs, the AWS adapters and the
- * metadb on an embedded PostgreSQL. Call {@link MotoServer#reset} before each deployment.
+ * voters' clicks on their mailed links, EventBridge's status-change rule that invokes the trigger,
+ * and the trigger function itself when a task invokes it through Lambda. Everything else is the
+ * production code: the handlers, the jobs, the AWS adapters and the metadb on an embedded
+ * PostgreSQL. Call {@link MotoServer#reset} before each deployment.
  */
 public final class MotoDeployment implements AutoCloseable {
   static final String REPOSITORY = "acme/live";
   static final String LOCK_PARAMETER = "/livegate/merge-lock";
   static final String LOG_URL = "https://logs.example.com/terra-run";
+  static final String TRIGGER_FUNCTION = "livegate-trigger";
   private static final String GITHUB_TOKEN = "/livegate/github-token";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String ROLE = "arn:aws:iam::123456789012:role/livegate-deploy-flow";
@@ -165,6 +175,8 @@ public final class MotoDeployment implements AutoCloseable {
   private final Set<Long> voted = new HashSet<>();
   private final Map<Long, Map<String, Map<Vote.Choice, String>>> ballots = new TreeMap<>();
   private final Map<String, DescribeExecutionResponse> ended = new LinkedHashMap<>();
+  private final Map<String, String> taskEnvironment;
+  private int playedInvocations;
 
   /** How often EventBridge delivers each status change. */
   int deliveries = 1;
@@ -243,6 +255,7 @@ public final class MotoDeployment implements AutoCloseable {
                 .attributes(Map.of("RawMessageDelivery", "true")));
     s3.createBucket(r -> r.bucket(BUCKET));
     ses.createEmailIdentity(r -> r.emailIdentity(MAIL_FROM));
+    createTriggerFunction();
     Map<DeployFlow.Substitution, String> values = new EnumMap<>(DeployFlow.Substitution.class);
     values.put(DeployFlow.Substitution.CLUSTER_ARN, cluster);
     values.put(DeployFlow.Substitution.TERRA_RUN_PLAN_TASK_DEFINITION_ARN, taskDefinition);
@@ -278,6 +291,7 @@ public final class MotoDeployment implements AutoCloseable {
     env.put(RuntimeContract.GitHub.API_URL, github.url());
     env.put(RuntimeContract.GitHub.TOKEN_PARAMETER, GITHUB_TOKEN);
     this.engine = AwsEngine.fromEnvironment(env);
+    taskEnvironment = environmentOfTasks(env);
     this.metadb = engine.metadb();
     this.statuses = engine.statuses();
     trigger = new TriggerHandler(TriggerHandler.parts(engine));
@@ -336,6 +350,60 @@ public final class MotoDeployment implements AutoCloseable {
             LOG_URL,
             System.out::println,
             clock);
+  }
+
+  /**
+   * The trigger Lambda, whose code moto does not run: a task's invocation of it is recorded
+   * (moto_launcher.py's Lambda convention) and played by {@link #playFunctions}.
+   */
+  private void createTriggerFunction() {
+    String roleArn;
+    try (IamClient iam = moto.client(IamClient.builder())) {
+      roleArn =
+          iam.createRole(
+                  r ->
+                      r.roleName("livegate-trigger")
+                          .assumeRolePolicyDocument(
+                              "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
+                                  + "\"Principal\":{\"Service\":\"lambda.amazonaws.com\"},"
+                                  + "\"Action\":\"sts:AssumeRole\"}]}"))
+              .role()
+              .arn();
+    }
+    try (LambdaClient lambda = moto.client(LambdaClient.builder())) {
+      lambda.createFunction(
+          r ->
+              r.functionName(TRIGGER_FUNCTION)
+                  .runtime(Runtime.JAVA21)
+                  .role(roleArn)
+                  .handler(TriggerHandler.class.getName())
+                  .code(c -> c.zipFile(SdkBytes.fromByteArray(emptyZip()))));
+    }
+  }
+
+  /**
+   * What the ECS tasks' wiring ({@link io.livegate.tasks.TaskWiring}) reads to reach this
+   * deployment's metadb, trigger and repository, as the CDK app sets it on their containers; a test
+   * adds a task's own variables.
+   */
+  private Map<String, String> environmentOfTasks(Map<String, String> engineEnvironment) {
+    Map<String, String> tasks = moto.wiringEnvironment();
+    for (String name :
+        List.of(
+            RuntimeContract.Metadb.URL,
+            RuntimeContract.Metadb.USER,
+            RuntimeContract.Engine.RUNNER)) {
+      tasks.put(name, engineEnvironment.get(name));
+    }
+    tasks.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, TRIGGER_FUNCTION);
+    tasks.put(RuntimeContract.Tasks.REPO_URL, repo.root().toString());
+    tasks.put(RuntimeContract.Tasks.ACCOUNTS, repo.accounts());
+    return tasks;
+  }
+
+  /** {@link #environmentOfTasks}, as a mutable copy. */
+  Map<String, String> taskEnvironment() {
+    return new HashMap<>(taskEnvironment);
   }
 
   /** Every commit status posted to GitHub's API so far, oldest first. */
@@ -397,7 +465,10 @@ public final class MotoDeployment implements AutoCloseable {
   public void driveUntil(Function<Execution, Vote.Choice> votes, BooleanSupplier done) {
     Instant deadline = Instant.now().plus(DRIVE_LIMIT);
     while (true) {
-      boolean busy = playTasks() | requestApprovals() | vote(votes) | deliverEnds();
+      boolean busy = playTasks() | requestApprovals();
+      // One model dump a round: building it is moto's heaviest answer.
+      JsonNode data = motoData();
+      busy |= playFunctions(data) | vote(data, votes) | deliverEnds();
       if (!busy && done.getAsBoolean()) {
         return;
       }
@@ -448,6 +519,22 @@ public final class MotoDeployment implements AutoCloseable {
   }
 
   /**
+   * Plays the trigger Lambda for each invocation recorded in moto's {@code data} since the last
+   * round, as the Lambda service runs an asynchronous invocation.
+   */
+  private boolean playFunctions(JsonNode data) {
+    JsonNode invocations = data.path("awslambda_simple").path("LambdaInvocation");
+    boolean busy = false;
+    for (; playedInvocations < invocations.size(); playedInvocations++) {
+      busy = true;
+      JsonNode invocation = invocations.get(playedInvocations);
+      assertThat(invocation.path("function_name").asText()).isEqualTo(TRIGGER_FUNCTION);
+      System.out.println("trigger: " + trigger.handle(json(invocation.path("payload").asText())));
+    }
+    return busy;
+  }
+
+  /**
    * Makes the first Apply task of {@code unit} stop as a killed container does (exit 137), before
    * terraform changed anything or, with {@code afterApplying}, after the apply but before the task
    * could report it.
@@ -493,12 +580,12 @@ public final class MotoDeployment implements AutoCloseable {
   }
 
   /**
-   * Reads the mail that SES sent (moto keeps it) into {@link #ballots}, and votes once per
-   * execution through the first mailed voter's link.
+   * Reads the mail that SES sent (moto keeps it in {@code data}) into {@link #ballots}, and votes
+   * once per execution through the first mailed voter's link.
    */
-  private boolean vote(Function<Execution, Vote.Choice> votes) {
+  private boolean vote(JsonNode data, Function<Execution, Vote.Choice> votes) {
     boolean busy = false;
-    for (JsonNode mail : motoData().path("ses").path("Message")) {
+    for (JsonNode mail : data.path("ses").path("Message")) {
       if (!seenMails.add(mail.path("id").asText())) {
         continue;
       }
@@ -617,6 +704,21 @@ public final class MotoDeployment implements AutoCloseable {
     return metadb.deployments().find(deploymentId).orElseThrow().status();
   }
 
+  /** The subjects of the mail SES sent, in order. */
+  List<String> mailSubjects() {
+    List<String> subjects = new ArrayList<>();
+    motoData()
+        .path("ses")
+        .path("Message")
+        .forEach(mail -> subjects.add(mail.path("subject").asText()));
+    return subjects;
+  }
+
+  /** Every deployment of the repository, merges and drift reconciles, in queue order. */
+  List<Deployment> deployments() {
+    return metadb.deployments().list(REPOSITORY);
+  }
+
   public List<Execution> executions() {
     return metadb.executions().list(deploymentId);
   }
@@ -676,6 +778,18 @@ public final class MotoDeployment implements AutoCloseable {
     s3.close();
     ssm.close();
     ses.close();
+  }
+
+  private static byte[] emptyZip() {
+    ByteArrayOutputStream zip = new ByteArrayOutputStream();
+    try (ZipOutputStream entries = new ZipOutputStream(zip)) {
+      entries.putNextEntry(new ZipEntry("README"));
+      entries.write("moto runs no Lambda code".getBytes(StandardCharsets.UTF_8));
+      entries.closeEntry();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return zip.toByteArray();
   }
 
   private static ObjectNode functionUrlEvent(String method) {

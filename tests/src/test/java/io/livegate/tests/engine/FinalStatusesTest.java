@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
+import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.StatusLedger;
@@ -105,5 +107,37 @@ class FinalStatusesTest {
     assertThat(github.all())
         .extracting(s -> s.context() + " " + s.state() + " " + s.description())
         .containsExactly("livegate/deploy: account-0/dns SUCCESS no changes; nothing to apply");
+  }
+
+  @Test
+  void aDriftReconcileOfTheCommitItsMergeDeployedPostsItsOwnEndAfterTheMerges() {
+    CreateDeploymentCommand mergeCommand =
+        command(3, ACCOUNTS, List.of(unit("account-0/dns", "account-0", 0, List.of())));
+    Deployment merge = engine.create.create(mergeCommand).deployment();
+    MergedPullRequest merged = merge.pullRequest();
+    Deployment reconcile =
+        engine
+            .create
+            .create(
+                new CreateDeploymentCommand(
+                    MergedPullRequest.reconcile(
+                        merged.repository(), merged.baseRef(), merged.mergeCommit(), "drift-1"),
+                    mergeCommand.stack(),
+                    ACCOUNTS,
+                    mergeCommand.runner()))
+            .deployment();
+    engine.runToEnd(merge.id(), execution -> ExecutionStatus.SUCCEEDED);
+    statuses.settle(merge.id());
+    engine.startNext.startNext(merged.repository());
+    engine.runToEnd(reconcile.id(), execution -> ExecutionStatus.SUCCEEDED);
+
+    statuses.settle(reconcile.id());
+    statuses.settle(reconcile.id());
+
+    assertThat(github.of(StatusTexts.DEPLOY))
+        .extracting(s -> s.sha() + " " + s.state() + " " + s.description())
+        .containsExactly(
+            merged.mergeCommit() + " SUCCESS deployment " + merge.id() + " succeeded",
+            merged.mergeCommit() + " SUCCESS deployment " + reconcile.id() + " succeeded");
   }
 }

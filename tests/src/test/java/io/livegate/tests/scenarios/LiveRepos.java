@@ -27,6 +27,11 @@ public final class LiveRepos {
       }
       """;
 
+  /** A resource whose input is the variable size, "small" unless set. */
+  private static final String SIZED_RESOURCE =
+      "variable \"size\" {\n  default = \"small\"\n}\n\n"
+          + "resource \"terraform_data\" \"this\" {\n  input = var.size\n}\n";
+
   private LiveRepos() {}
 
   /** The bundled example: the reference scenario's ten units in two accounts. */
@@ -126,7 +131,37 @@ public final class LiveRepos {
     }
   }
 
-  /** Where the state files of {@link #retired}'s units are: beside {@code dir}. */
+  /**
+   * Two units, a and b, applied with terraform at the base; then a's resource changed out of band
+   * (applied with another input, so its state no longer matches the code); the head changes only a
+   * comment of b. A drift run at the head finds a alone drifted; a merge of base..head deploys b,
+   * whose plan is empty. The states live beside the repository ({@link #states}).
+   */
+  public static LiveRepo drifted(Path dir) {
+    Path states = states(dir);
+    try (TestRepo repo = TestRepo.create(dir)) {
+      repo.write(".gitignore", ".terraform/\n.terraform.lock.hcl\n");
+      for (String unit : List.of("a", "b")) {
+        repo.write("app/" + unit + "/terragrunt.hcl", "inputs = {}\n")
+            .write("app/" + unit + "/main.tf", backend(states, unit) + SIZED_RESOURCE);
+      }
+      String base = repo.commit("a and b");
+      for (String unit : List.of("a", "b")) {
+        terraform(dir.resolve("app").resolve(unit), "init");
+        terraform(dir.resolve("app").resolve(unit), "apply", "-auto-approve");
+      }
+      terraform(dir.resolve("app/a"), "apply", "-auto-approve", "-var", "size=large");
+      repo.write(
+          "app/b/main.tf", backend(states, "b") + "# b's size is the default\n" + SIZED_RESOURCE);
+      String head = repo.commit("a comment in b");
+      return new LiveRepo(dir, base, head, APPS_ACCOUNTS);
+    }
+  }
+
+  /**
+   * Where the state files of {@link #retired}'s and {@link #drifted}'s units are: beside {@code
+   * dir}.
+   */
   public static Path states(Path dir) {
     return dir.resolveSibling(dir.getFileName() + "-states");
   }
