@@ -6,6 +6,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.FlowLauncher;
 import io.livegate.core.deploy.LoggedStatuses;
+import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
@@ -145,7 +146,7 @@ public final class LocalWiring implements AutoCloseable {
     return Engine.build(
         new Engine.Stores(deployments, executions, votes, store.pullRequests(), store.statuses()),
         runtime,
-        new Engine.Settings(policy, runner, lockScope, statusUrl, clock));
+        new Engine.Settings(policy, runner, lockScope, statusUrl, OperatorCommands.LOCAL, clock));
   }
 
   /**
