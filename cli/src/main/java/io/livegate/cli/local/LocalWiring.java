@@ -1,5 +1,6 @@
 package io.livegate.cli.local;
 
+import io.livegate.core.admin.RunAdminCommand;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.Execution;
@@ -173,17 +174,18 @@ public final class LocalWiring implements AutoCloseable {
   }
 
   /**
-   * The queue's use case for an operator ({@code livegate admin}): no flow runs in this process,
-   * and a deployment that takes the lock without its stack is scanned by {@code livegate serve}.
+   * The operator's commands ({@code livegate admin}): no flow runs in this process, and a
+   * deployment that takes the lock without its stack is scanned by {@code livegate serve}, as
+   * {@code log} says.
    */
-  public AdvanceDeployment operator(Consumer<String> log) {
+  public RunAdminCommand admin(Consumer<String> log) {
     return engine(
             deployRuntime(log),
             FailurePolicy.ABORT_DEPENDENTS,
             RunnerKind.TERRAGRUNT,
             LockScope.REPO,
             "")
-        .advance();
+        .admin();
   }
 
   /** An executor for deployments of the repository at {@code repositoryRoot}, on its own. */
