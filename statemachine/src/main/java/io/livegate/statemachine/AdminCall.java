@@ -137,8 +137,7 @@ public final class AdminCall {
   private static long id(JsonNode request, String field) {
     JsonNode id = request.get(field);
     if (id == null || !id.isIntegralNumber() || !id.canConvertToLong()) {
-      throw new InvalidAdminCommand(
-          field + " must be a " + field + " id (a whole number), not " + id);
+      throw new InvalidAdminCommand(field + " must be an id (a whole number), not " + id);
     }
     return id.asLong();
   }

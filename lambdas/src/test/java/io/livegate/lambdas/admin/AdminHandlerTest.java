@@ -72,14 +72,14 @@ class AdminHandlerTest {
           {}                      | the request names no command: expected "command", one of [queue, retry-scan, abort, release-lock, resolve-rollback]
           {"command": 3}          | the request names no command
           {"command": "reboot"}   | unknown command "reboot": expected one of [queue, retry-scan, abort, release-lock, resolve-rollback]
-          {"command": "abort"}    | deployment must be a deployment id (a whole number), not null
-          {"command": "abort", "deployment": "7"}   | deployment must be a deployment id (a whole number), not "7"
+          {"command": "abort"}    | deployment must be an id (a whole number), not null
+          {"command": "abort", "deployment": "7"}   | deployment must be an id (a whole number), not "7"
           {"command": "abort", "deployment": 0}     | deployment must be a positive id, not 0
           {"command": "abort", "deployment": 7, "reason": ""}  | reason must be a text, not empty
           {"command": "abort", "deployment": 7, "force": true} | abort takes no field "force"
           {"command": "queue", "deployment": 7}     | queue takes no field "deployment"
           {"command": "release-lock", "repository": "acme"}    | repository must be OWNER/NAME, not acme
-          {"command": "resolve-rollback", "execution": 1.5}    | execution must be a execution id (a whole number), not 1.5
+          {"command": "resolve-rollback", "execution": 1.5}    | execution must be an id (a whole number), not 1.5
           """)
   void aMalformedRequestIsAnsweredWithAnErrorNamingWhatIsWrong(String request, String error)
       throws IOException {

@@ -324,7 +324,7 @@ class WebhookAwsTest {
     assertThat(admin("{\"command\": \"abort\", \"deployment\": 99}").toString())
         .isEqualTo("{\"lines\":[\"there is no deployment 99\"],\"done\":false}");
     assertThat(admin("{\"command\": \"abort\"}").toString())
-        .isEqualTo("{\"error\":\"deployment must be a deployment id (a whole number), not null\"}");
+        .isEqualTo("{\"error\":\"deployment must be an id (a whole number), not null\"}");
   }
 
   @Test
