@@ -4,6 +4,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.LockScope;
@@ -124,6 +125,7 @@ public final class AwsEngine {
                     Env.optional(
                         environment, RuntimeContract.Engine.LOCK_SCOPE, LockScope.REPO.id())),
                 Env.optional(environment, RuntimeContract.Engine.STATUS_URL, ""),
+                OperatorCommands.AWS,
                 Clock.systemUTC()));
   }
 

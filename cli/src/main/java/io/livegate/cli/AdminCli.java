@@ -1,20 +1,18 @@
 package io.livegate.cli;
 
+import io.livegate.aws.LambdaAdmin;
 import io.livegate.cli.local.LocalWiring;
 import io.livegate.cli.local.StateDirectoryLock;
-import io.livegate.core.deploy.AdvanceDeployment;
-import io.livegate.core.deploy.Deployment;
-import io.livegate.core.deploy.DeploymentStatus;
-import io.livegate.core.deploy.Execution;
-import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.admin.AdminCommand;
+import io.livegate.core.admin.AdminResult;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -22,37 +20,110 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code livegate admin}: the operator's commands for a stuck queue, on the local state directory
- * (docs/operations.md). Each says what it did, and exits 1 when it did nothing.
+ * {@code livegate admin}: the operator's commands for a stuck queue (docs/operations.md), on the
+ * local state directory or, with {@code --aws}, through the admin Lambda. Each subcommand builds
+ * one {@link AdminCommand}; both backends run it with the same use case and print the same lines,
+ * and the command exits 1 when it did nothing.
  */
 @Command(
     name = "admin",
     mixinStandardHelpOptions = true,
-    description = "Operator commands for the merge queue and lock of the local state directory.",
+    description =
+        "Operator commands for the merge queue and lock: of the local state directory, or with"
+            + " --aws of an installation on AWS (through its admin Lambda).",
     subcommands = {
       AdminCli.Queue.class,
+      AdminCli.RetryScan.class,
       AdminCli.Abort.class,
       AdminCli.ReleaseLock.class,
       AdminCli.ResolveRollback.class
     })
 final class AdminCli {
-  /** What every admin command shares: the state directory, opened when no run is using it. */
-  abstract static class StateCommand implements Callable<Integer> {
-    @Spec CommandSpec spec;
-
+  /** Where the command runs: the local state directory, or the admin Lambda on AWS. */
+  static final class Where {
     @Option(
         names = "--state-dir",
         paramLabel = "DIR",
         description = "The state directory (default: ~/.livegate).")
     Path stateDir;
 
+    @ArgGroup(exclusive = false)
+    Aws aws;
+  }
+
+  /** {@code --aws} and the options that only it takes. */
+  static final class Aws {
+    @Option(
+        names = "--aws",
+        required = true,
+        description = "Run it on AWS: invoke the admin Lambda with your AWS credentials.")
+    boolean aws;
+
+    @Option(
+        names = "--function",
+        required = true,
+        paramLabel = "NAME",
+        description = "The admin Lambda: the stack output AdminFunctionName.")
+    String function;
+
+    @Option(
+        names = "--region",
+        paramLabel = "REGION",
+        description = "Its region (default: the AWS SDK's, e.g. AWS_REGION or your profile's).")
+    String region;
+
+    @Option(
+        names = "--endpoint-url",
+        paramLabel = "URL",
+        description = "Call Lambda at this URL instead of the region's (a VPC endpoint).")
+    URI endpoint;
+  }
+
+  /** What every admin subcommand shares: where it runs, and how its result is printed. */
+  abstract static class AdminSubcommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @ArgGroup(exclusive = true)
+    Where where = new Where();
+
+    /** The command this subcommand's arguments make. */
+    abstract AdminCommand command();
+
     @Override
     public Integer call() {
-      Path directory =
-          stateDir != null ? stateDir : Path.of(System.getProperty("user.home"), ".livegate");
+      AdminCommand command = command();
+      Optional<AdminResult> result =
+          where != null && where.aws != null ? Optional.of(onAws(command)) : locally(command);
+      if (result.isEmpty()) {
+        return Livegate.EXIT_FAILURE;
+      }
       PrintWriter out = spec.commandLine().getOut();
+      result.get().lines().forEach(out::println);
+      return result.get().done() ? 0 : Livegate.EXIT_FAILURE;
+    }
+
+    private AdminResult onAws(AdminCommand command) {
+      Aws aws = where.aws;
+      try (LambdaAdmin lambda =
+          LambdaAdmin.connect(
+              aws.function, Optional.ofNullable(aws.region), Optional.ofNullable(aws.endpoint))) {
+        return lambda.run(command);
+      }
+    }
+
+    /** Runs on the state directory; empty (after saying why) while a run is using it. */
+    private Optional<AdminResult> locally(AdminCommand command) {
+      Path directory =
+          where != null && where.stateDir != null
+              ? where.stateDir
+              : Path.of(System.getProperty("user.home"), ".livegate");
       try (LocalWiring wiring = new LocalWiring(directory)) {
-        return run(wiring, out);
+        // What the engine logs on the way (a deployment that took the lock without its stack)
+        // comes before the command's own answer.
+        List<String> lines = new ArrayList<>();
+        AdminResult result = wiring.admin(lines::add).run(command);
+        lines.addAll(result.lines());
+        return Optional.of(new AdminResult(lines, result.done()));
       } catch (StateDirectoryLock.Busy busy) {
         spec.commandLine()
             .getErr()
@@ -62,145 +133,87 @@ final class AdminCli {
                     + " ("
                     + busy.holder()
                     + "); stop it, then run this again");
-        return 1;
+        return Optional.empty();
       }
     }
-
-    abstract int run(LocalWiring wiring, PrintWriter out);
   }
 
   @Command(
-      name = "queue",
+      name = AdminCommand.Queue.NAME,
       mixinStandardHelpOptions = true,
       description = "What holds each repository's merge lock, and what waits behind it.")
-  static final class Queue extends StateCommand {
+  static final class Queue extends AdminSubcommand {
     @Override
-    int run(LocalWiring wiring, PrintWriter out) {
-      Map<String, List<Deployment>> byRepository = new LinkedHashMap<>();
-      for (Deployment deployment : wiring.deployments.all()) {
-        byRepository
-            .computeIfAbsent(deployment.pullRequest().repository(), r -> new ArrayList<>())
-            .add(deployment);
-      }
-      if (byRepository.isEmpty()) {
-        out.println("no deployments");
-      }
-      byRepository.forEach(
-          (repository, deployments) -> {
-            Optional<Deployment> holder = wiring.deployments.lockHolder(repository);
-            out.println(
-                repository
-                    + ": "
-                    + holder.map(held -> holds(wiring, held)).orElse("the lock is free"));
-            deployments.stream()
-                .filter(deployment -> deployment.status() == DeploymentStatus.QUEUED)
-                .forEach(
-                    waiting ->
-                        out.println(
-                            "  waiting: deployment "
-                                + waiting.id()
-                                + " of pull request #"
-                                + waiting.pullRequest().number()
-                                + " (merge "
-                                + shortSha(waiting.pullRequest().mergeCommit())
-                                + ")"));
-          });
-      return 0;
-    }
-
-    private static String holds(LocalWiring wiring, Deployment holder) {
-      String held =
-          "deployment "
-              + holder.id()
-              + " of pull request #"
-              + holder.pullRequest().number()
-              + " holds the lock ("
-              + holder.status().id()
-              + ")";
-      if (holder.status() == DeploymentStatus.ROLLBACK_FAILED) {
-        List<Long> failed =
-            wiring.executions.list(holder.id()).stream()
-                .filter(e -> e.rollback() && e.status() == ExecutionStatus.FAILED)
-                .map(Execution::id)
-                .toList();
-        return held
-            + ": a rollback failed; repair what it left by hand, then run livegate admin"
-            + " resolve-rollback "
-            + (failed.isEmpty() ? "EXECUTION" : failed.get(0));
-      }
-      if (!holder.stackStored()) {
-        return held + ": its scan has not stored its units yet; livegate serve scans it";
-      }
-      return held;
+    AdminCommand command() {
+      return new AdminCommand.Queue();
     }
   }
 
   @Command(
-      name = "abort",
+      name = AdminCommand.RetryScan.NAME,
+      mixinStandardHelpOptions = true,
+      description =
+          "Launch again the scan of a deployment that holds the lock but whose scan never"
+              + " reported. On AWS the launch carries the deployment's client token, so a scan"
+              + " task that is still running is not started twice; locally the next livegate"
+              + " serve scans it.")
+  static final class RetryScan extends AdminSubcommand {
+    @Parameters(index = "0", paramLabel = "DEPLOYMENT")
+    long deployment;
+
+    @Override
+    AdminCommand command() {
+      return new AdminCommand.RetryScan(deployment);
+    }
+  }
+
+  @Command(
+      name = AdminCommand.Abort.NAME,
       mixinStandardHelpOptions = true,
       description =
           "Abort a running deployment: its waiting and planning units are aborted, it fails and"
               + " the next merge takes the lock. A unit that is applying is left to finish.")
-  static final class Abort extends StateCommand {
+  static final class Abort extends AdminSubcommand {
     @Parameters(index = "0", paramLabel = "DEPLOYMENT")
     long deployment;
 
-    @Option(names = "--reason", defaultValue = "no reason given", paramLabel = "TEXT")
+    @Option(names = "--reason", defaultValue = AdminCommand.Abort.NO_REASON, paramLabel = "TEXT")
     String reason;
 
     @Override
-    int run(LocalWiring wiring, PrintWriter out) {
-      boolean unfinished = !finished(wiring);
-      AdvanceDeployment.Advanced done = wiring.operator(out::println).abort(deployment, reason);
-      out.println(done.message());
-      return unfinished && finished(wiring) ? 0 : 1;
-    }
-
-    private boolean finished(LocalWiring wiring) {
-      return wiring
-          .deployments
-          .find(deployment)
-          .map(found -> found.status().isFinished())
-          .orElse(false);
+    AdminCommand command() {
+      return new AdminCommand.Abort(deployment, reason);
     }
   }
 
   @Command(
-      name = "release-lock",
+      name = AdminCommand.ReleaseLock.NAME,
       mixinStandardHelpOptions = true,
       description =
           "Release a merge lock that no unfinished deployment holds, and start the next merge.")
-  static final class ReleaseLock extends StateCommand {
+  static final class ReleaseLock extends AdminSubcommand {
     @Parameters(index = "0", paramLabel = "REPOSITORY")
     String repository;
 
     @Override
-    int run(LocalWiring wiring, PrintWriter out) {
-      AdvanceDeployment.Advanced done = wiring.operator(out::println).releaseLock(repository);
-      out.println(done.message());
-      return done.message().startsWith("released ") ? 0 : 1;
+    AdminCommand command() {
+      return new AdminCommand.ReleaseLock(repository);
     }
   }
 
   @Command(
-      name = "resolve-rollback",
+      name = AdminCommand.ResolveRollback.NAME,
       mixinStandardHelpOptions = true,
       description =
           "After repairing by hand what a failed rollback left: its deployment fails and the next"
               + " merge takes the lock.")
-  static final class ResolveRollback extends StateCommand {
+  static final class ResolveRollback extends AdminSubcommand {
     @Parameters(index = "0", paramLabel = "EXECUTION")
     long execution;
 
     @Override
-    int run(LocalWiring wiring, PrintWriter out) {
-      AdvanceDeployment.Advanced done = wiring.operator(out::println).rollbackResolved(execution);
-      out.println(done.message());
-      return done.message().startsWith("rollback ") ? 0 : 1;
+    AdminCommand command() {
+      return new AdminCommand.ResolveRollback(execution);
     }
-  }
-
-  private static String shortSha(String sha) {
-    return sha.substring(0, Math.min(12, sha.length()));
   }
 }

@@ -131,4 +131,60 @@ class AdminCliTest {
         .startsWith(
             "deployment " + running + " is failed; only a running or rolling-back deployment");
   }
+
+  @Test
+  void retryScanAsksForTheScanOfADeploymentThatHoldsTheLockWithoutItsStackAndRefusesAnother() {
+    long stuck;
+    long queued;
+    try (LocalWiring wiring = new LocalWiring(state)) {
+      String sha = "1".repeat(40);
+      MergedPullRequest first = new MergedPullRequest("acme/live", 1, "main", "pr-1", sha, sha);
+      stuck = wiring.deployments.enqueue(first, Instant.now()).deployment().id();
+      wiring.startNext.startNext("acme/live");
+      queued = queueSecondMerge(wiring, "acme/live");
+    }
+
+    CliRun queue = admin("queue");
+    assertThat(queue.out())
+        .startsWith(
+            "acme/live: deployment "
+                + stuck
+                + " of pull request #1 holds the lock (running): its scan has not stored its units"
+                + " yet; if no scan runs, run livegate admin retry-scan "
+                + stuck
+                + "\n");
+
+    CliRun retried = admin("retry-scan", Long.toString(stuck));
+    assertThat(retried.exitCode()).as(retried.toString()).isZero();
+    assertThat(retried.out())
+        .isEqualTo(
+            "deployment "
+                + stuck
+                + " holds the lock but was never scanned; livegate serve scans merges\n"
+                + "launched the scan of deployment "
+                + stuck
+                + " again\n");
+
+    CliRun behind = admin("retry-scan", Long.toString(queued));
+    assertThat(behind.exitCode()).isEqualTo(1);
+    assertThat(behind.out())
+        .isEqualTo("deployment " + queued + " is queued; it is scanned when it takes the lock\n");
+
+    CliRun zero = admin("retry-scan", "0");
+    assertThat(zero.exitCode()).isEqualTo(1);
+    assertThat(zero.err()).contains("deployment must be a positive id, not 0");
+  }
+
+  @Test
+  void theStateDirectoryAndTheLambdaAreTwoBackendsOfOneCommandNotBoth() {
+    CliRun both = admin("queue", "--aws", "--function", "livegate-admin");
+
+    assertThat(both.exitCode()).isEqualTo(2);
+    assertThat(both.err())
+        .startsWith("Error: expected only one match but got [--state-dir=DIR | [--aws");
+
+    CliRun noFunction = CliRun.of("admin", "queue", "--aws");
+    assertThat(noFunction.exitCode()).isEqualTo(2);
+    assertThat(noFunction.err()).contains("Missing required argument(s): --function=NAME");
+  }
 }

@@ -20,6 +20,7 @@ import io.livegate.core.account.Accounts;
 import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.FailurePolicy;
+import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.drift.ReportDrift;
 import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
@@ -136,7 +137,13 @@ public final class TaskWiring {
             store.pullRequests(),
             store.statuses()),
         Engine.Runtime.storingOnly(github.statuses(out::println)),
-        new Engine.Settings(FailurePolicy.ABORT_DEPENDENTS, runner, LockScope.REPO, "", clock));
+        new Engine.Settings(
+            FailurePolicy.ABORT_DEPENDENTS,
+            runner,
+            LockScope.REPO,
+            "",
+            OperatorCommands.AWS,
+            clock));
   }
 
   public static TaskWiring fromEnvironment(Map<String, String> environment, PrintWriter out) {

@@ -22,7 +22,8 @@ import software.constructs.Construct;
 
 /**
  * The Lambda entry points: {@code webhook} and {@code approval-response} behind Function URLs,
- * {@code trigger}, and {@code approval-request} subscribed to the approval topic, each with the
+ * {@code trigger}, {@code approval-request} subscribed to the approval topic, and {@code admin}
+ * (invoked only by IAM identities allowed to: {@code livegate admin --aws}), each with the
  * environment its wiring reads, and the SES identity vote mail comes from. Every invoker calls a
  * function's {@value #LIVE_ALIAS} alias, which points at its SnapStart-ed published version and
  * moves only after the metadb's schema is migrated. ({@link Metadb} builds the fifth Lambda, the
@@ -61,6 +62,7 @@ public final class Functions extends Construct {
   private final Function trigger;
   private final Alias triggerLive;
   private final Function webhook;
+  private final Function admin;
   private final String voteBaseUrl;
   private final FunctionUrl webhookUrl;
 
@@ -167,6 +169,26 @@ public final class Functions extends Construct {
         live(webhook)
             .addFunctionUrl(
                 FunctionUrlOptions.builder().authType(FunctionUrlAuthType.NONE).build());
+
+    // The operator's commands (livegate admin --aws) drive the same engine. No URL, no alias, no
+    // resource policy: only an IAM identity of the account allowed lambda:InvokeFunction on it
+    // reaches it, and the caller invokes it rarely enough that SnapStart would buy nothing.
+    this.admin =
+        props
+            .functionFactory()
+            .create(
+                new FunctionFactory.Spec(
+                    "Admin",
+                    "admin",
+                    RuntimeContract.Handlers.ADMIN,
+                    1024,
+                    Duration.seconds(60),
+                    engineEnvironment(),
+                    false,
+                    null));
+    all.put("admin", admin);
+    // Its code runs only against the schema it expects.
+    admin.getNode().addDependency(props.metadb().schema());
   }
 
   /**
@@ -188,7 +210,7 @@ public final class Functions extends Construct {
             .build());
   }
 
-  /** The four entry points, by name. */
+  /** The five entry points, by name. */
   public Map<String, Function> all() {
     return Map.copyOf(all);
   }
@@ -199,6 +221,11 @@ public final class Functions extends Construct {
 
   public Function trigger() {
     return trigger;
+  }
+
+  /** The admin Lambda, which {@code livegate admin --aws} invokes. */
+  public Function admin() {
+    return admin;
   }
 
   /** The trigger's live alias, which the deploy flow's status changes go to. */
@@ -264,7 +291,7 @@ public final class Functions extends Construct {
   }
 
   /**
-   * What AwsEngine reads, which the webhook and the trigger both build: the metadb, the deploy
+   * What AwsEngine reads, which the webhook, the trigger and admin build: the metadb, the deploy
    * flow, the merge lock, create-deploy-stack on ECS and the GitHub token.
    */
   private Map<String, String> engineEnvironment() {

@@ -75,6 +75,7 @@ public final class Grants extends Construct {
     drift();
     trigger();
     webhook();
+    admin();
   }
 
   private void migrate() {
@@ -244,6 +245,24 @@ public final class Grants extends Construct {
     stateMachine.grantStartExecution(role);
     runTask(role, props.tasks().createDeployStack());
     runTask(role, props.tasks().prPlanDispatch());
+  }
+
+  /**
+   * admin runs the operator's commands through the engine: it hands the merge lock on (so it takes
+   * and releases it), relaunches create-deploy-stack (retry-scan), stops the flows of an aborted
+   * deployment and starts those of the next one, and posts commit statuses. It answers no task
+   * token, starts no other task, and reads neither the vote-link key nor the webhook secret.
+   */
+  private void admin() {
+    Function function = props.functions().admin();
+    IRole role = function.getRole();
+    vpcFunction(function);
+    readSecret(role, metadbSecret);
+    readSecret(role, props.secrets().githubToken());
+    lock(role, "ssm:GetParameter", "ssm:PutParameter", "ssm:DeleteParameter");
+    runTask(role, props.tasks().createDeployStack());
+    stateMachine.grantStartExecution(role);
+    stateMachine.grantExecution(role, "states:StopExecution");
   }
 
   /** What every function needs: writing its log group, and the network interfaces of the VPC. */

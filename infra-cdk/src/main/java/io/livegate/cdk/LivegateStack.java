@@ -129,6 +129,12 @@ public final class LivegateStack extends Stack {
         .description("The role terra-run apply runs as; each account's apply role must trust it")
         .value(tasks.terraRunApply().getTaskRole().getRoleArn())
         .build();
+    CfnOutput.Builder.create(this, "AdminFunctionName")
+        .description(
+            "The admin Lambda: livegate admin --aws --function NAME (docs/operations.md); callers"
+                + " need lambda:InvokeFunction on it")
+        .value(functions.admin().getFunctionName())
+        .build();
     CfnOutput.Builder.create(this, "DeadLetterQueueUrl")
         .description("Trigger events that failed; inspect and redrive")
         .value(flow.deadLetters().getQueueUrl())

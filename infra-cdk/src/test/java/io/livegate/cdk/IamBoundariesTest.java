@@ -110,6 +110,18 @@ class IamBoundariesTest {
                     "s3:GetObject")),
             Map.entry("migrate", union(VPC_FUNCTION, "secretsmanager:GetSecretValue")),
             Map.entry(
+                "admin",
+                union(
+                    VPC_FUNCTION,
+                    "secretsmanager:GetSecretValue",
+                    "ssm:GetParameter",
+                    "ssm:PutParameter",
+                    "ssm:DeleteParameter",
+                    "states:StartExecution",
+                    "states:StopExecution",
+                    "ecs:RunTask",
+                    "iam:PassRole")),
+            Map.entry(
                 "create-deploy-stack",
                 Set.of("secretsmanager:GetSecretValue", "lambda:InvokeFunction")),
             Map.entry(
@@ -253,6 +265,7 @@ class IamBoundariesTest {
         .containsExactlyInAnyOrder(
             "webhook",
             "trigger",
+            "admin",
             "create-deploy-stack",
             "pr-plan-dispatch",
             "pr-plan-unit",
@@ -262,6 +275,7 @@ class IamBoundariesTest {
         .containsExactlyInAnyOrder(
             "webhook",
             "trigger",
+            "admin",
             "approval-request",
             "approval-response",
             "migrate",
@@ -273,15 +287,17 @@ class IamBoundariesTest {
   @Test
   void flowsAreStartedByTheEngineStoppedByTheTriggerAndAnsweredByPlanAndTheVotes() {
     JsonNode stateMachine = iam.resolved(stack.deployFlow().getStateMachineArn());
-    // The webhook starts the flows of a deployment it activates whose stack is already stored.
+    // The webhook starts the flows of a deployment it activates whose stack is already stored;
+    // admin those of the deployment it hands the lock to.
     assertThat(rolesAllowed("states:StartExecution"))
-        .containsExactlyInAnyOrder("trigger", "webhook");
-    for (String entryPoint : List.of("trigger", "webhook")) {
+        .containsExactlyInAnyOrder("trigger", "webhook", "admin");
+    for (String entryPoint : List.of("trigger", "webhook", "admin")) {
       assertThat(iam.resources(role(entryPoint), "states:StartExecution"))
           .as(entryPoint)
           .containsExactly(stateMachine);
     }
-    assertThat(rolesAllowed("states:StopExecution")).containsExactly("trigger");
+    // admin stops the flows of the deployment it aborts.
+    assertThat(rolesAllowed("states:StopExecution")).containsExactlyInAnyOrder("trigger", "admin");
     // The trigger fails the token of a Plan task that stopped without answering it.
     assertThat(rolesAllowed("states:SendTaskSuccess"))
         .containsExactlyInAnyOrder(
@@ -310,6 +326,7 @@ class IamBoundariesTest {
         Map.of(
             "webhook", List.of("create-deploy-stack", "pr-plan-dispatch"),
             "trigger", List.of("create-deploy-stack"),
+            "admin", List.of("create-deploy-stack"),
             "pr-plan-dispatch", List.of("pr-plan-unit"),
             "deploy-flow", List.of("terra-run-plan", "terra-run-apply"));
     assertThat(rolesAllowed("ecs:RunTask")).isEqualTo(new TreeSet<>(families.keySet()));
@@ -372,16 +389,57 @@ class IamBoundariesTest {
   void theMergeLockIsTakenByTheEngineAndReleasedByTheTriggerOnItsParameterOnly() {
     JsonNode lock = iam.resolved(stack.lockParameterArn());
     assertThat(lock.toString()).contains("parameter/Livegate/merge-lock");
-    assertThat(rolesAllowed("ssm:GetParameter")).containsExactlyInAnyOrder("webhook", "trigger");
-    assertThat(rolesAllowed("ssm:PutParameter")).containsExactlyInAnyOrder("webhook", "trigger");
-    for (String entryPoint : List.of("webhook", "trigger")) {
+    assertThat(rolesAllowed("ssm:GetParameter"))
+        .containsExactlyInAnyOrder("webhook", "trigger", "admin");
+    assertThat(rolesAllowed("ssm:PutParameter"))
+        .containsExactlyInAnyOrder("webhook", "trigger", "admin");
+    for (String entryPoint : List.of("webhook", "trigger", "admin")) {
       assertThat(iam.resources(role(entryPoint), "ssm:GetParameter")).containsExactly(lock);
       assertThat(iam.resources(role(entryPoint), "ssm:PutParameter")).containsExactly(lock);
     }
-    // The webhook never releases it, and a failed scan is the trigger's to hand on.
-    assertThat(rolesAllowed("ssm:DeleteParameter")).containsExactly("trigger");
-    assertThat(iam.resources(role("trigger"), "ssm:DeleteParameter")).containsExactly(lock);
+    // The webhook never releases it; a failed scan is the trigger's to hand on, and an operator's
+    // abort, resolve-rollback or release-lock admin's.
+    assertThat(rolesAllowed("ssm:DeleteParameter")).containsExactlyInAnyOrder("trigger", "admin");
+    for (String entryPoint : List.of("trigger", "admin")) {
+      assertThat(iam.resources(role(entryPoint), "ssm:DeleteParameter")).containsExactly(lock);
+    }
     assertThat(iam.actions(role("create-deploy-stack"))).noneMatch(a -> a.startsWith("ssm:"));
+  }
+
+  @Test
+  void onlyIamIdentitiesAllowedToInvokeReachTheAdminLambda() {
+    String admin = iam.logicalId(stack.functions().get("admin"));
+    JsonNode resources = Shared.template().path("Resources");
+    List<String> reachingAdmin = new ArrayList<>();
+    resources
+        .fields()
+        .forEachRemaining(
+            resource -> {
+              String type = resource.getValue().path("Type").asText();
+              boolean invokes =
+                  type.equals("AWS::Lambda::Url")
+                      || type.equals("AWS::Lambda::Permission")
+                      || type.equals("AWS::Lambda::EventSourceMapping")
+                      || type.equals("AWS::SNS::Subscription")
+                      || type.equals("AWS::Events::Rule");
+              if (invokes && resource.getValue().toString().contains("\"" + admin + "\"")) {
+                reachingAdmin.add(resource.getKey() + " (" + type + ")");
+              }
+            });
+    // No Function URL, no resource policy, no event source: lambda:Invoke through IAM only.
+    assertThat(reachingAdmin).isEmpty();
+    // And no entry point of livegate's own invokes it.
+    assertThat(rolesAllowed("lambda:InvokeFunction")).doesNotContain("admin");
+    for (IRole role : stack.roles().values()) {
+      assertThat(iam.resources(role, "lambda:InvokeFunction").toString()).doesNotContain(admin);
+    }
+    // It answers no task token and reads neither the vote-link key nor the webhook secret.
+    assertThat(iam.actions(role("admin"))).doesNotContainAnyElementsOf(TASK_TOKEN);
+    assertThat(readersOf(stack.voteKey())).doesNotContain("admin");
+    assertThat(readersOf(stack.webhookSecret())).doesNotContain("admin");
+    // Its stack output is the name livegate admin --aws --function takes.
+    assertThat(Shared.template().path("Outputs").path("AdminFunctionName").path("Value"))
+        .isEqualTo(Iam.JSON.createObjectNode().put("Ref", admin));
   }
 
   @Test

@@ -125,7 +125,7 @@ class LivegateStackTest {
   @Test
   void everyFunctionRunsJava21InThePrivateSubnetsWithTheLambdaSecurityGroup() {
     Map<String, JsonNode> functions = resources("AWS::Lambda::Function");
-    assertThat(functions).hasSize(5);
+    assertThat(functions).hasSize(6);
     JsonNode lambdaGroup = resolved(stack.lambdaSecurityGroup().getSecurityGroupId());
     functions
         .values()
@@ -159,7 +159,8 @@ class LivegateStackTest {
                 new Expected(RuntimeContract.Handlers.APPROVAL_REQUEST, 1024, 60, true),
             "approval-response",
                 new Expected(RuntimeContract.Handlers.APPROVAL_RESPONSE, 1024, 15, true),
-            "migrate", new Expected(RuntimeContract.Handlers.MIGRATE, 1024, 300, false));
+            "migrate", new Expected(RuntimeContract.Handlers.MIGRATE, 1024, 300, false),
+            "admin", new Expected(RuntimeContract.Handlers.ADMIN, 1024, 60, false));
     assertThat(stack.functions().keySet()).isEqualTo(expected.keySet());
     expected.forEach(
         (name, want) -> {
@@ -219,8 +220,8 @@ class LivegateStackTest {
   @Test
   void everyLogGroupKeepsLogsForTheConfiguredRetention() {
     Map<String, JsonNode> logGroups = resources("AWS::Logs::LogGroup");
-    // Five functions, five tasks, the deploy flow.
-    assertThat(logGroups).hasSize(11);
+    // Six functions, five tasks, the deploy flow.
+    assertThat(logGroups).hasSize(12);
     logGroups
         .values()
         .forEach(

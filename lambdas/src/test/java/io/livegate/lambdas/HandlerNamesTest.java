@@ -2,6 +2,7 @@ package io.livegate.lambdas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.livegate.lambdas.admin.AdminHandler;
 import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
 import io.livegate.lambdas.migrate.MigrateHandler;
@@ -21,12 +22,14 @@ class HandlerNamesTest {
                 RuntimeContract.Handlers.TRIGGER,
                 RuntimeContract.Handlers.APPROVAL_REQUEST,
                 RuntimeContract.Handlers.APPROVAL_RESPONSE,
-                RuntimeContract.Handlers.MIGRATE))
+                RuntimeContract.Handlers.MIGRATE,
+                RuntimeContract.Handlers.ADMIN))
         .containsExactly(
             WebhookHandler.class.getName(),
             TriggerHandler.class.getName(),
             ApprovalRequestHandler.class.getName(),
             ApprovalResponseHandler.class.getName(),
-            MigrateHandler.class.getName());
+            MigrateHandler.class.getName(),
+            AdminHandler.class.getName());
   }
 }

@@ -126,6 +126,7 @@ public final class RuntimeContract {
     public static final String APPROVAL_RESPONSE =
         "io.livegate.lambdas.approval.ApprovalResponseHandler";
     public static final String MIGRATE = "io.livegate.lambdas.migrate.MigrateHandler";
+    public static final String ADMIN = "io.livegate.lambdas.admin.AdminHandler";
 
     private Handlers() {}
   }

@@ -1,11 +1,13 @@
 package io.livegate.cli.local;
 
+import io.livegate.core.admin.RunAdminCommand;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CreateDeployment;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.FlowLauncher;
 import io.livegate.core.deploy.LoggedStatuses;
+import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
@@ -152,7 +154,7 @@ public final class LocalWiring implements AutoCloseable {
     return Engine.build(
         new Engine.Stores(deployments, executions, votes, store.pullRequests(), store.statuses()),
         runtime,
-        new Engine.Settings(policy, runner, lockScope, statusUrl, clock));
+        new Engine.Settings(policy, runner, lockScope, statusUrl, OperatorCommands.LOCAL, clock));
   }
 
   /**
@@ -179,17 +181,18 @@ public final class LocalWiring implements AutoCloseable {
   }
 
   /**
-   * The queue's use case for an operator ({@code livegate admin}): no flow runs in this process,
-   * and a deployment that takes the lock without its stack is scanned by {@code livegate serve}.
+   * The operator's commands ({@code livegate admin}): no flow runs in this process, and a
+   * deployment that takes the lock without its stack is scanned by {@code livegate serve}, as
+   * {@code log} says.
    */
-  public AdvanceDeployment operator(Consumer<String> log) {
+  public RunAdminCommand admin(Consumer<String> log) {
     return engine(
             deployRuntime(log),
             FailurePolicy.ABORT_DEPENDENTS,
             RunnerKind.TERRAGRUNT,
             LockScope.REPO,
             "")
-        .advance();
+        .admin();
   }
 
   /** An executor for deployments of the repository at {@code repositoryRoot}, on its own. */

@@ -25,6 +25,7 @@ public final class AdvanceDeployment {
   private final FlowLauncher flows;
   private final ScanLauncher scans;
   private final MergeLock lock;
+  private final OperatorCommands operator;
   private final Clock clock;
 
   public AdvanceDeployment(
@@ -36,6 +37,7 @@ public final class AdvanceDeployment {
       FlowLauncher flows,
       ScanLauncher scans,
       MergeLock lock,
+      OperatorCommands operator,
       Clock clock) {
     this.deployments = deployments;
     this.executions = executions;
@@ -45,6 +47,7 @@ public final class AdvanceDeployment {
     this.flows = flows;
     this.scans = scans;
     this.lock = lock;
+    this.operator = operator;
     this.clock = clock;
   }
 
@@ -248,7 +251,8 @@ public final class AdvanceDeployment {
               + " is "
               + status.id()
               + (status == DeploymentStatus.ROLLBACK_FAILED
-                  ? "; run livegate admin resolve-rollback with its failed rollback execution"
+                  ? "; repair what its rollback left, then run "
+                      + operator.resolveRollback(executions, deploymentId)
                   : "; only a running or rolling-back deployment can be aborted"));
     }
     if (!deployment.stackStored()) {
@@ -358,8 +362,8 @@ public final class AdvanceDeployment {
               + holder.get().status().id()
               + ") holds the lock of "
               + repository
-              + ": run livegate admin abort "
-              + holder.get().id()
+              + ": run "
+              + operator.abort(holder.get().id())
               + " instead");
     }
     Optional<Deployment> last = Optional.empty();
@@ -384,6 +388,45 @@ public final class AdvanceDeployment {
         handed.started(),
         List.of(),
         handed.next());
+  }
+
+  /**
+   * An operator launches again the scan of a deployment that holds the lock but whose scan never
+   * reported ({@code livegate admin retry-scan}). The launch is the one a redelivered merge makes:
+   * on AWS it carries the deployment's ECS client token, so a scan task that did start is not
+   * started twice. A deployment with its stack stored, or one that does not hold the lock, is
+   * refused.
+   */
+  public Advanced retryScan(long deploymentId) {
+    Optional<Deployment> found = deployments.find(deploymentId);
+    if (found.isEmpty()) {
+      return nothing("there is no deployment " + deploymentId);
+    }
+    Deployment deployment = found.get();
+    if (deployment.stackStored()) {
+      return nothing(
+          "deployment "
+              + deploymentId
+              + " has its stack stored ("
+              + deployment.status().id()
+              + "); there is no scan to retry");
+    }
+    if (deployment.status() != DeploymentStatus.RUNNING) {
+      return nothing(
+          "deployment "
+              + deploymentId
+              + " is "
+              + deployment.status().id()
+              + (deployment.status() == DeploymentStatus.QUEUED
+                  ? "; it is scanned when it takes the lock"
+                  : "; there is no scan to retry"));
+    }
+    activate(deployment, true);
+    return new Advanced(
+        "launched the scan of deployment " + deploymentId + " again",
+        List.of(),
+        List.of(),
+        Optional.empty());
   }
 
   private static Advanced nothing(String message) {

@@ -1,5 +1,6 @@
 package io.livegate.core.engine;
 
+import io.livegate.core.admin.RunAdminCommand;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CreateDeployment;
@@ -10,6 +11,7 @@ import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.FlowLauncher;
 import io.livegate.core.deploy.MergeLock;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
 import io.livegate.core.deploy.ScanLauncher;
@@ -82,12 +84,14 @@ public final class Engine {
   /**
    * @param runner what rollback executions run
    * @param statusUrl where the merge-lock and deployment statuses link to; may be empty
+   * @param operator how an operator runs {@code livegate admin} here, named wherever one is needed
    */
   public record Settings(
       FailurePolicy policy,
       RunnerKind runner,
       LockScope lockScope,
       String statusUrl,
+      OperatorCommands operator,
       Clock clock) {}
 
   private final Stores stores;
@@ -101,6 +105,7 @@ public final class Engine {
   private final MergeLock lock;
   private final AdvanceDeployment advance;
   private final FinalStatuses finalStatuses;
+  private final RunAdminCommand admin;
 
   private Engine(Stores stores, Runtime runtime, Settings settings) {
     Clock clock = settings.clock();
@@ -127,6 +132,7 @@ public final class Engine {
             statuses,
             settings.lockScope(),
             settings.statusUrl(),
+            settings.operator(),
             clock);
     this.lock = gate.announcing(runtime.lock());
     this.advance =
@@ -139,6 +145,7 @@ public final class Engine {
             runtime.flows(),
             runtime.scans(),
             lock,
+            settings.operator(),
             clock);
     this.finalStatuses =
         new FinalStatuses(
@@ -146,7 +153,11 @@ public final class Engine {
             stores.executions(),
             stores.ledger(),
             statuses,
-            settings.statusUrl());
+            settings.statusUrl(),
+            settings.operator());
+    this.admin =
+        new RunAdminCommand(
+            stores.deployments(), stores.executions(), advance, settings.operator());
   }
 
   public static Engine build(Stores stores, Runtime runtime, Settings settings) {
@@ -193,6 +204,14 @@ public final class Engine {
   /** The runtime's merge lock, announcing each change through the merge gate. */
   public MergeLock lock() {
     return lock;
+  }
+
+  /**
+   * The operator's commands ({@code livegate admin}), advancing the queue through {@link
+   * #advance()}.
+   */
+  public RunAdminCommand admin() {
+    return admin;
   }
 
   /** Queues merges, records outcomes, releases what became ready and hands the lock on. */

@@ -8,6 +8,7 @@ import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
+import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.deploy.StatusTexts;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -29,6 +30,7 @@ public final class FinalStatuses {
   private final StatusLedger ledger;
   private final CommitStatusPublisher statuses;
   private final String logUrl;
+  private final OperatorCommands operator;
 
   /**
    * @param statuses posts and records in {@code ledger} (see {@link StatusLedger#recording})
@@ -39,12 +41,14 @@ public final class FinalStatuses {
       ExecutionStore executions,
       StatusLedger ledger,
       CommitStatusPublisher statuses,
-      String logUrl) {
+      String logUrl,
+      OperatorCommands operator) {
     this.deployments = deployments;
     this.executions = executions;
     this.ledger = ledger;
     this.statuses = statuses;
     this.logUrl = logUrl;
+    this.operator = operator;
   }
 
   /** Settles the deployment of the execution named {@code executionName}, if there is one. */
@@ -120,7 +124,7 @@ public final class FinalStatuses {
     return Optional.empty();
   }
 
-  private static Optional<Final> finalState(Deployment deployment) {
+  private Optional<Final> finalState(Deployment deployment) {
     String name = "deployment " + deployment.id();
     DeploymentStatus status = deployment.status();
     if (status == DeploymentStatus.SUCCEEDED) {
@@ -135,7 +139,10 @@ public final class FinalStatuses {
     if (status == DeploymentStatus.ROLLBACK_FAILED) {
       return Optional.of(
           new Final(
-              State.ERROR, name + ": a rollback failed; the lock stays held for an operator"));
+              State.ERROR,
+              name
+                  + ": a rollback failed and holds the lock; repair it, then run "
+                  + operator.resolveRollback(executions, deployment.id())));
     }
     return Optional.empty();
   }

@@ -9,6 +9,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.MergeLock;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.deploy.OperatorCommands;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.Set;
@@ -30,6 +31,7 @@ public final class MergeGate {
   private final CommitStatusPublisher statuses;
   private final LockScope scope;
   private final String targetUrl;
+  private final OperatorCommands operator;
   private final Clock clock;
 
   /**
@@ -44,6 +46,7 @@ public final class MergeGate {
       CommitStatusPublisher statuses,
       LockScope scope,
       String targetUrl,
+      OperatorCommands operator,
       Clock clock) {
     this.deployments = deployments;
     this.executions = executions;
@@ -52,6 +55,7 @@ public final class MergeGate {
     this.statuses = statuses;
     this.scope = scope;
     this.targetUrl = targetUrl;
+    this.operator = operator;
     this.clock = clock;
   }
 
@@ -166,7 +170,8 @@ public final class MergeGate {
       inProgress =
           "deployment of PR #"
               + deployment.pullRequest().number()
-              + " needs an operator: a rollback failed";
+              + " needs an operator: a rollback failed; "
+              + operator.resolveRollback(executions, deployment.id());
     }
     if (scope == LockScope.REPO) {
       return new Verdict(State.PENDING, inProgress);

@@ -8,6 +8,7 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.FlowLauncher;
 import io.livegate.core.deploy.MergeLock;
+import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
@@ -72,7 +73,13 @@ public final class TestEngine {
     return Engine.build(
         new Engine.Stores(deployments, executions, votes, metadb.pullRequests(), metadb.statuses()),
         new Engine.Runtime(flows, scans, lock, github),
-        new Engine.Settings(policy, RunnerKind.TERRAFORM, scope, STATUS_URL, Clock.systemUTC()));
+        new Engine.Settings(
+            policy,
+            RunnerKind.TERRAFORM,
+            scope,
+            STATUS_URL,
+            OperatorCommands.LOCAL,
+            Clock.systemUTC()));
   }
 
   /** The engine with recorders for the ports a test does not look at. */

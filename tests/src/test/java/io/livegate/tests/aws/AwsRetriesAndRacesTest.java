@@ -90,7 +90,7 @@ class AwsRetriesAndRacesTest {
   @Test
   void aPlanContainerKilledBeforeItReportedFailsItsFlowAndTheDeploymentHandsTheLockOn() {
     MotoDeployment flow = flow(live -> LiveRepos.single(live, LiveRepos.APPS_ACCOUNTS));
-    flow.killPlans = true;
+    flow.killPlans = execution -> true;
     flow.deploy();
     assertThat(
             flow.ssm.getParameter(r -> r.name(MotoDeployment.LOCK_PARAMETER)).parameter().value())

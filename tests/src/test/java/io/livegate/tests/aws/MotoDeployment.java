@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AssumedRoleRunner;
 import io.livegate.aws.AwsEngine;
+import io.livegate.aws.EcsScanLauncher;
 import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.SfnFlows;
+import io.livegate.aws.SfnHeartbeat;
 import io.livegate.aws.SfnTaskTokens;
 import io.livegate.aws.SsmMergeLock;
 import io.livegate.core.account.Accounts;
@@ -31,6 +33,7 @@ import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.core.vote.VoteLinks;
+import io.livegate.lambdas.admin.AdminHandler;
 import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
 import io.livegate.lambdas.approval.ApprovalWiring;
@@ -68,11 +71,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -132,8 +138,18 @@ public final class MotoDeployment implements AutoCloseable {
    * How the deployment runs.
    *
    * @param flowTimeoutSeconds the state machine's TimeoutSeconds
+   * @param planHeartbeatSeconds the Plan state's HeartbeatSeconds instead of the ASL's, so that a
+   *     test sees a missed heartbeat in seconds; empty keeps the ASL's
    */
-  public record Settings(Duration approvalTimeout, long flowTimeoutSeconds, boolean skipEmpty) {
+  public record Settings(
+      Duration approvalTimeout,
+      long flowTimeoutSeconds,
+      boolean skipEmpty,
+      OptionalLong planHeartbeatSeconds) {
+    public Settings(Duration approvalTimeout, long flowTimeoutSeconds, boolean skipEmpty) {
+      this(approvalTimeout, flowTimeoutSeconds, skipEmpty, OptionalLong.empty());
+    }
+
     public static Settings of(Duration approvalTimeout) {
       return new Settings(approvalTimeout, 3600, false);
     }
@@ -164,9 +180,17 @@ public final class MotoDeployment implements AutoCloseable {
   private final CommitStatusPublisher statuses;
   private final AwsEngine engine;
   final TriggerHandler trigger;
+
+  /** The admin Lambda's handler, wired from the environment the CDK app gives it. */
+  final AdminHandler admin;
+
   final ApprovalRequestHandler approvalRequests;
   final ApprovalResponseHandler approvalResponses;
   final TerraRunJob terraRun;
+
+  /** How often a playing plan container sends heartbeats: well within the Plan state's. */
+  private final Duration heartbeatInterval;
+
   final VoteLinks links = new VoteLinks(VOTE_KEY.getBytes(StandardCharsets.UTF_8));
   private final List<TokenAnswer> decisions = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> handledTasks = new HashSet<>();
@@ -185,10 +209,16 @@ public final class MotoDeployment implements AutoCloseable {
   boolean holdEnds;
 
   /**
-   * While true, each plan container is killed (exit 137) before it reports, and EventBridge's
+   * The executions whose plan container is killed (exit 137) before it reports; EventBridge's
    * StoppedTasks rule delivers the stop to the trigger.
    */
-  boolean killPlans;
+  Predicate<Execution> killPlans = execution -> false;
+
+  /**
+   * The executions whose plan container hangs: it never reports, never stops and sends no
+   * heartbeat, so only the Plan state's HeartbeatSeconds ends it.
+   */
+  Predicate<Execution> hangPlans = execution -> false;
 
   long deploymentId;
 
@@ -264,7 +294,12 @@ public final class MotoDeployment implements AutoCloseable {
     values.put(DeployFlow.Substitution.SUBNET_IDS, network.subnetId());
     values.put(DeployFlow.Substitution.SECURITY_GROUP_IDS, network.securityGroupId());
     values.put(DeployFlow.Substitution.APPROVAL_TOPIC_ARN, topicArn);
-    String definition = DeployFlow.render(values, settings.flowTimeoutSeconds());
+    heartbeatInterval =
+        settings.planHeartbeatSeconds().isPresent() ? Duration.ofSeconds(1) : SfnHeartbeat.INTERVAL;
+    String definition =
+        planHeartbeat(
+            DeployFlow.render(values, settings.flowTimeoutSeconds()),
+            settings.planHeartbeatSeconds());
     stateMachineArn =
         sfn.createStateMachine(r -> r.name("deploy-flow").roleArn(ROLE).definition(definition))
             .stateMachineArn();
@@ -295,6 +330,7 @@ public final class MotoDeployment implements AutoCloseable {
     this.metadb = engine.metadb();
     this.statuses = engine.statuses();
     trigger = new TriggerHandler(TriggerHandler.parts(engine));
+    admin = new AdminHandler(AdminHandler.wired(engine));
     // The approval Lambdas as production wires them too, answering task tokens through a
     // recorder that keeps each answer for the tests.
     try (SecretsManagerClient secrets = moto.client(SecretsManagerClient.builder())) {
@@ -420,9 +456,34 @@ public final class MotoDeployment implements AutoCloseable {
 
   /** create-deploy-stack, whose trigger invocation is the trigger handler, in process. */
   public void deploy() {
-    Clock clock = Clock.systemUTC();
-    MergedPullRequest merge =
-        new MergedPullRequest(REPOSITORY, 1, "main", "change", repo.base(), repo.head());
+    scan(
+        new MergedPullRequest(REPOSITORY, 1, "main", "change", repo.base(), repo.head()),
+        id -> deploymentId = id);
+    assertThat(deploymentId).isPositive();
+  }
+
+  /**
+   * A later merge, from {@code base} to {@code merge}, as the webhook reports it: queued behind the
+   * deployment that holds the lock, or started (its create-deploy-stack task launched) when none
+   * does. Answers what the engine said.
+   */
+  String merge(int number, String base, String merge) {
+    return engine
+        .advance()
+        .merged(new MergedPullRequest(REPOSITORY, number, "main", "pr-" + number, base, merge))
+        .message();
+  }
+
+  /** The deployment of pull request {@code number}. */
+  Deployment deploymentOf(int number) {
+    return metadb.deployments().all().stream()
+        .filter(deployment -> deployment.pullRequest().number() == number)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** create-deploy-stack of {@code merge} in process; its report goes to the trigger handler. */
+  private void scan(MergedPullRequest merge, LongConsumer created) {
     CreateDeployStack job =
         new CreateDeployStack(
             metadb.deployments(),
@@ -435,7 +496,7 @@ public final class MotoDeployment implements AutoCloseable {
             new CreateDeployStack.Events() {
               @Override
               public void deploymentCreated(long id) {
-                deploymentId = id;
+                created.accept(id);
                 trigger.handle(JSON.createObjectNode().put(TriggerEvent.DEPLOYMENT_CREATED, id));
               }
 
@@ -447,9 +508,34 @@ public final class MotoDeployment implements AutoCloseable {
             dir.resolve("create-deploy-stack"),
             "",
             System.out::println,
-            clock);
+            Clock.systemUTC());
     assertThat(job.run(merge)).isZero();
-    assertThat(deploymentId).isPositive();
+  }
+
+  /** The merge a create-deploy-stack task's argv names ({@link EcsScanLauncher#command}). */
+  private static MergedPullRequest scanned(List<String> command) {
+    Map<String, String> options = new HashMap<>();
+    for (String argument : command.subList(1, command.size())) {
+      int equals = argument.indexOf('=');
+      options.put(argument.substring(0, equals), argument.substring(equals + 1));
+    }
+    return new MergedPullRequest(
+        options.get("--repository"),
+        Integer.parseInt(options.get("--pull-request")),
+        options.get("--base-ref"),
+        options.get("--head-ref"),
+        options.get("--base-sha"),
+        options.get("--merge-sha"));
+  }
+
+  /** The rendered deploy flow with the Plan state's HeartbeatSeconds set to {@code seconds}. */
+  private static String planHeartbeat(String definition, OptionalLong seconds) {
+    if (seconds.isEmpty()) {
+      return definition;
+    }
+    ObjectNode asl = (ObjectNode) json(definition);
+    ((ObjectNode) asl.path("States").path("Plan")).put("HeartbeatSeconds", seconds.getAsLong());
+    return asl.toString();
   }
 
   /**
@@ -497,17 +583,32 @@ public final class MotoDeployment implements AutoCloseable {
       }
       busy = true;
       ContainerOverride override = task.overrides().containerOverrides().get(0);
+      List<String> command = override.command();
+      if (command.get(0).equals("create-deploy-stack")) {
+        scan(scanned(command), id -> {});
+        moto.stopTask(cluster, task.taskArn(), 0);
+        continue;
+      }
       Map<String, String> env = moto.taskEnvironment(cluster, task.taskArn());
       long executionId = Long.parseLong(env.get(DeployFlow.EXECUTION_ID_ENV));
-      List<String> command = override.command();
+      Execution execution = metadb.executions().find(executionId).orElseThrow();
       int exitCode;
-      if (command.equals(List.of("terra-run", DeployFlow.PLAN_MODE)) && killPlans) {
+      if (command.equals(List.of("terra-run", DeployFlow.PLAN_MODE)) && hangPlans.test(execution)) {
+        System.out.println("harness: the plan of " + execution.name() + " hangs");
+        continue;
+      } else if (command.equals(List.of("terra-run", DeployFlow.PLAN_MODE))
+          && killPlans.test(execution)) {
         moto.stopTask(cluster, task.taskArn(), 137);
         System.out.println(
             "trigger: " + trigger.handle(moto.stoppedTaskEvent(cluster, task.taskArn(), 137)));
         continue;
       } else if (command.equals(List.of("terra-run", DeployFlow.PLAN_MODE))) {
-        exitCode = terraRun.plan(executionId, env.get(DeployFlow.TASK_TOKEN_ENV));
+        // terra-run's main sends the Plan state's heartbeats while it plans.
+        String token = env.get(DeployFlow.TASK_TOKEN_ENV);
+        try (SfnHeartbeat heartbeat =
+            SfnHeartbeat.start(sfn, token, heartbeatInterval, System.out::println)) {
+          exitCode = terraRun.plan(executionId, token);
+        }
       } else if (command.equals(List.of("terra-run", DeployFlow.APPLY_MODE))) {
         exitCode = applyInContainer(executionId);
       } else {

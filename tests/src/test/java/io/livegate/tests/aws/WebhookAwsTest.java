@@ -12,6 +12,7 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.lambdas.SnapStartPriming;
+import io.livegate.lambdas.admin.AdminHandler;
 import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.lambdas.webhook.WebhookHandler;
 import io.livegate.lambdas.webhook.WebhookWiring;
@@ -43,7 +44,8 @@ import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
  * The webhook receiver and the trigger as their wiring builds them from the environment, against
  * moto (SSM, ECS, Secrets Manager) and an embedded metadb: a merge takes the SSM lock and starts
  * create-deploy-stack on ECS with the merge as its argv; a second merge waits; a failed scan hands
- * the lock and the task to the second.
+ * the lock and the task to the second. The admin Lambda's handler, wired from the same environment,
+ * shows, retries, aborts and releases what is stuck.
  */
 @Tag("moto")
 class WebhookAwsTest {
@@ -57,6 +59,7 @@ class WebhookAwsTest {
   private String cluster;
   private WebhookHandler webhook;
   private TriggerHandler trigger;
+  private AdminHandler admin;
   private Map<String, String> env;
 
   @BeforeEach
@@ -97,6 +100,7 @@ class WebhookAwsTest {
     SnapStartPriming.prime(engine.aws(), engine.metadb());
     webhook = new WebhookHandler(webhookWiring::receiver);
     trigger = new TriggerHandler(TriggerHandler.parts(engine));
+    admin = new AdminHandler(AdminHandler.wired(engine));
   }
 
   private String taskDefinition(String family) {
@@ -134,6 +138,14 @@ class WebhookAwsTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     webhook.handleRequest(
         new ByteArrayInputStream(event.toString().getBytes(StandardCharsets.UTF_8)), out, null);
+    return JSON.readTree(out.toByteArray());
+  }
+
+  /** The admin Lambda invoked with {@code request}, as Lambda's runtime calls its handler. */
+  private JsonNode admin(String request) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    admin.handleRequest(
+        new ByteArrayInputStream(request.getBytes(StandardCharsets.UTF_8)), out, null);
     return JSON.readTree(out.toByteArray());
   }
 
@@ -233,6 +245,111 @@ class WebhookAwsTest {
             task ->
                 assertThat(task.overrides().containerOverrides().get(0).command())
                     .isEqualTo(EcsScanLauncher.command(merge(merge))));
+  }
+
+  @Test
+  void theAdminLambdaShowsAScanThatNeverStartedRetriesItAndAbortsItForTheNextMerge()
+      throws IOException {
+    // RunTask throws: the webhook names a create-deploy-stack revision ECS does not have yet.
+    String family = "livegate-create-deploy-stack-next";
+    env.put(
+        RuntimeContract.Scan.TASK_DEFINITION,
+        cluster.replace(":cluster/livegate", ":task-definition/" + family + ":1"));
+    AwsEngine engine = AwsEngine.fromEnvironment(env);
+    webhook = new WebhookHandler(WebhookWiring.fromEnvironment(env)::receiver);
+    admin = new AdminHandler(AdminHandler.wired(engine));
+    assertThat(deliver(Webhooks.merged(7, Webhooks.sha(7))).get("statusCode").asInt())
+        .isEqualTo(503);
+    assertThat(deliver(Webhooks.merged(8, Webhooks.sha(8))).get("statusCode").asInt())
+        .isEqualTo(200);
+
+    assertThat(admin("{\"command\": \"queue\"}").toString())
+        .isEqualTo(
+            JSON.createObjectNode()
+                .<ObjectNode>set(
+                    "lines",
+                    JSON.createArrayNode()
+                        .add(
+                            Webhooks.REPOSITORY
+                                + ": deployment 1 of pull request #7 holds the lock (running): its"
+                                + " scan has not stored its units yet; if no scan runs, run"
+                                + " livegate admin --aws retry-scan 1")
+                        .add(
+                            "  waiting: deployment 2 of pull request #8 (merge "
+                                + Webhooks.sha(8).substring(0, 12)
+                                + ")"))
+                .put("done", true)
+                .toString());
+    assertThat(MOTO.runningTasks(cluster)).isEmpty();
+
+    taskDefinition(family);
+    JsonNode retried = admin("{\"command\": \"retry-scan\", \"deployment\": 1}");
+
+    assertThat(retried.toString())
+        .isEqualTo("{\"lines\":[\"launched the scan of deployment 1 again\"],\"done\":true}");
+    assertThat(MOTO.runningTasks(cluster))
+        .singleElement()
+        .satisfies(
+            task -> {
+              assertThat(task.startedBy()).isEqualTo("livegate-1");
+              assertThat(task.overrides().containerOverrides().get(0).command())
+                  .isEqualTo(EcsScanLauncher.command(merge(Webhooks.merged(7, Webhooks.sha(7)))));
+            });
+    // A deployment that waits behind the lock has no scan to retry.
+    assertThat(admin("{\"command\": \"retry-scan\", \"deployment\": 2}").toString())
+        .isEqualTo(
+            "{\"lines\":[\"deployment 2 is queued; it is scanned when it takes the lock\"],"
+                + "\"done\":false}");
+
+    // The scan hangs: the operator aborts the deployment, and the next merge takes the lock.
+    JsonNode aborted =
+        admin("{\"command\": \"abort\", \"deployment\": 1, \"reason\": \"its scan hangs\"}");
+
+    assertThat(aborted.toString())
+        .isEqualTo(
+            "{\"lines\":[\"deployment 1 failed: aborted by an operator: its scan hangs; started"
+                + " deployment 2\"],\"done\":true}");
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+    assertThat(MOTO.runningTasks(cluster))
+        .extracting(task -> task.overrides().containerOverrides().get(0).command())
+        .contains(EcsScanLauncher.command(merge(Webhooks.merged(8, Webhooks.sha(8)))));
+    // The same abort again is refused and leaves the lock with the next merge.
+    JsonNode again = admin("{\"command\": \"abort\", \"deployment\": 1}");
+    assertThat(again.get("done").asBoolean()).isFalse();
+    assertThat(again.get("lines").get(0).asText())
+        .isEqualTo(
+            "deployment 1 is failed; only a running or rolling-back deployment can be aborted");
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+    // An unknown deployment is an answer that did nothing; a malformed request an error.
+    assertThat(admin("{\"command\": \"abort\", \"deployment\": 99}").toString())
+        .isEqualTo("{\"lines\":[\"there is no deployment 99\"],\"done\":false}");
+    assertThat(admin("{\"command\": \"abort\"}").toString())
+        .isEqualTo("{\"error\":\"deployment must be an id (a whole number), not null\"}");
+  }
+
+  @Test
+  void theAdminLambdaReleasesTheSsmLockThatAFinishedDeploymentLeftBehind() throws IOException {
+    deliver(Webhooks.merged(7, Webhooks.sha(7)));
+    String held = ssm.getParameter(r -> r.name(LOCK)).parameter().value();
+    trigger.handle(JSON.readTree(TriggerEvent.scanFailed(1, "checkout failed")));
+    // What a trigger that died between failing the deployment and releasing the lock leaves: the
+    // SSM lock of a finished deployment, which keeps every pull request's merge-lock pending.
+    ssm.putParameter(r -> r.name(LOCK).value(held).type("String").overwrite(true));
+    assertThat(admin("{\"command\": \"queue\"}").get("lines").get(0).asText())
+        .isEqualTo(Webhooks.REPOSITORY + ": the lock is free");
+
+    JsonNode released =
+        admin("{\"command\": \"release-lock\", \"repository\": \"" + Webhooks.REPOSITORY + "\"}");
+
+    assertThat(released.toString())
+        .isEqualTo(
+            "{\"lines\":[\"released the lock of "
+                + Webhooks.REPOSITORY
+                + " that deployment 1 held\"],\"done\":true}");
+    org.assertj.core.api.Assertions.assertThatThrownBy(this::lockHolder)
+        .isInstanceOf(ParameterNotFoundException.class);
+    assertThat(admin("{\"command\": \"release-lock\", \"repository\": \"live\"}").toString())
+        .isEqualTo("{\"error\":\"repository must be OWNER/NAME, not live\"}");
   }
 
   @Test

@@ -114,6 +114,27 @@ class AdvanceDeploymentTest {
   }
 
   @Test
+  void retryScanLaunchesTheScanOfTheLockHolderWithoutItsStackAndRefusesEveryOtherDeployment() {
+    long stuck = engine.deployments.enqueue(FIRST.pullRequest(), Instant.now()).deployment().id();
+    engine.startNext.startNext(FIRST.pullRequest().repository());
+    long queued = engine.deployments.enqueue(SECOND.pullRequest(), Instant.now()).deployment().id();
+
+    assertThat(advance.retryScan(stuck).message())
+        .isEqualTo("launched the scan of deployment " + stuck + " again");
+    assertThat(scans.launched()).containsExactly(stuck);
+    assertThat(lock.holder()).contains(FIRST.pullRequest());
+
+    assertThat(advance.retryScan(queued).message())
+        .isEqualTo("deployment " + queued + " is queued; it is scanned when it takes the lock");
+    assertThat(advance.retryScan(999).message()).isEqualTo("there is no deployment 999");
+    assertThat(engine.create.create(FIRST).deployment().id()).isEqualTo(stuck);
+    assertThat(advance.retryScan(stuck).message())
+        .isEqualTo(
+            "deployment " + stuck + " has its stack stored (running); there is no scan to retry");
+    assertThat(scans.launched()).containsExactly(stuck);
+  }
+
+  @Test
   void anOperatorsAbortStopsTheRunningFlowsFailsTheDeploymentAndHandsTheLockOn() {
     long id = store(FIRST);
     advance.created(id);

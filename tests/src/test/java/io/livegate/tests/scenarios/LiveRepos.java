@@ -209,6 +209,17 @@ public final class LiveRepos {
     }
   }
 
+  /**
+   * A later merge on top of {@code live}'s head: a new unit {@code name}, on nobody, with a
+   * resource. Answers its commit.
+   */
+  public static String addUnit(LiveRepo live, String name) {
+    try (TestRepo repo = TestRepo.create(live.root())) {
+      unit(repo, name, null, "");
+      return repo.commit("add " + name);
+    }
+  }
+
   private static void unit(TestRepo repo, String name, String dependency, String extra) {
     repo.write(
         "app/" + name + "/terragrunt.hcl",

@@ -1,0 +1,166 @@
+package io.livegate.cli;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.matching;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code livegate admin --aws} against a stub of Lambda's Invoke API: each subcommand sends its
+ * request, signed with SigV4 by the AWS SDK with the caller's credentials, and prints the answer's
+ * lines with the exit code the local command has.
+ *
+ * <p>Why a stub: moto runs Lambda functions only in Docker, which this machine does not have, so
+ * the Invoke API is played by WireMock here. What the stub stands in for is covered for real: the
+ * admin handler runs in process against moto and an embedded metadb ({@code AdminAwsTest} in the
+ * tests module), and the request and answer documents are the same {@code AdminCall} both sides
+ * use.
+ */
+class AdminLambdaCliTest {
+  @RegisterExtension
+  static final WireMockExtension LAMBDA =
+      WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
+
+  private static final String FUNCTION = "livegate-admin";
+  private static final String INVOKE = "/2015-03-31/functions/" + FUNCTION + "/invocations";
+
+  /** The SDK's default chain reads these first; the test's caller is this access key. */
+  private static final List<String> CREDENTIALS = List.of("aws.accessKeyId", "aws.secretAccessKey");
+
+  @BeforeEach
+  void credentials() {
+    System.setProperty("aws.accessKeyId", "AKIAOPERATOR");
+    System.setProperty("aws.secretAccessKey", "operator-secret");
+  }
+
+  @AfterEach
+  void forgetCredentials() {
+    CREDENTIALS.forEach(System::clearProperty);
+  }
+
+  private static CliRun admin(String... args) {
+    List<String> all = new ArrayList<>(List.of("admin"));
+    all.addAll(List.of(args));
+    all.addAll(
+        List.of(
+            "--aws",
+            "--function",
+            FUNCTION,
+            "--region",
+            "eu-west-1",
+            "--endpoint-url",
+            LAMBDA.baseUrl()));
+    return CliRun.of(all.toArray(String[]::new));
+  }
+
+  private static void answer(String request, String answer) {
+    LAMBDA.stubFor(
+        post(urlEqualTo(INVOKE))
+            .withRequestBody(equalToJson(request))
+            .willReturn(aResponse().withStatus(200).withBody(answer)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          queue                         | {"command":"queue"}
+          retry-scan 12                 | {"command":"retry-scan","deployment":12}
+          abort 12 --reason hung        | {"command":"abort","deployment":12,"reason":"hung"}
+          abort 12                      | {"command":"abort","deployment":12,"reason":"no reason given"}
+          release-lock acme/live        | {"command":"release-lock","repository":"acme/live"}
+          resolve-rollback 7            | {"command":"resolve-rollback","execution":7}
+          """)
+  void eachSubcommandInvokesTheLambdaSignedAsTheCallerAndPrintsItsLines(
+      String arguments, String request) {
+    answer(request, "{\"lines\":[\"first line\",\"second line\"],\"done\":true}");
+
+    CliRun run = admin(arguments.split(" "));
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo("first line\nsecond line\n");
+    LAMBDA.verify(
+        postRequestedFor(urlEqualTo(INVOKE))
+            .withHeader(
+                "Authorization",
+                matching(
+                    "AWS4-HMAC-SHA256 Credential=AKIAOPERATOR/[0-9]{8}/eu-west-1/lambda/"
+                        + "aws4_request, .*"))
+            .withHeader("X-Amz-Invocation-Type", matching("RequestResponse")));
+  }
+
+  @Test
+  void anAnswerThatDidNothingExitsOneAsTheLocalCommandDoes() {
+    answer(
+        "{\"command\":\"resolve-rollback\",\"execution\":99}",
+        "{\"lines\":[\"there is no execution 99\"],\"done\":false}");
+
+    CliRun run = admin("resolve-rollback", "99");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out()).isEqualTo("there is no execution 99\n");
+  }
+
+  @Test
+  void aRefusedRequestAndAFailedFunctionArePrintedAsErrors() {
+    answer("{\"command\":\"queue\"}", "{\"error\":\"unknown command \\\"queue\\\"\"}");
+
+    CliRun refused = admin("queue");
+
+    assertThat(refused.exitCode()).isEqualTo(1);
+    assertThat(refused.out()).isEmpty();
+    assertThat(refused.err()).isEqualTo("livegate: unknown command \"queue\"\n");
+
+    LAMBDA.stubFor(
+        post(urlEqualTo(INVOKE))
+            .withRequestBody(equalToJson("{\"command\":\"retry-scan\",\"deployment\":3}"))
+            .willReturn(
+                aResponse()
+                    .withStatus(200)
+                    .withHeader("X-Amz-Function-Error", "Unhandled")
+                    .withBody(
+                        "{\"errorMessage\":\"cannot reach the metadb\","
+                            + "\"errorType\":\"io.livegate.core.LivegateException\"}")));
+
+    CliRun failed = admin("retry-scan", "3");
+
+    assertThat(failed.exitCode()).isEqualTo(1);
+    assertThat(failed.err())
+        .isEqualTo("livegate: the admin Lambda livegate-admin failed: cannot reach the metadb\n");
+  }
+
+  @Test
+  void aCallerThatMayNotInvokeTheFunctionIsToldSo() {
+    LAMBDA.stubFor(
+        post(urlEqualTo(INVOKE))
+            .willReturn(
+                aResponse()
+                    .withStatus(403)
+                    .withHeader("x-amzn-ErrorType", "AccessDeniedException")
+                    .withBody(
+                        "{\"Message\":\"User: arn:aws:iam::123456789012:user/dev is not"
+                            + " authorized to perform: lambda:InvokeFunction\"}")));
+
+    CliRun denied = admin("queue");
+
+    assertThat(denied.exitCode()).isEqualTo(1);
+    assertThat(denied.err())
+        .startsWith("livegate: cannot invoke the admin Lambda livegate-admin: User: ")
+        .contains("is not authorized to perform: lambda:InvokeFunction");
+  }
+}

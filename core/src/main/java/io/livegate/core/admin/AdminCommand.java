@@ -1,0 +1,100 @@
+package io.livegate.core.admin;
+
+import java.util.regex.Pattern;
+
+/**
+ * One {@code livegate admin} subcommand with its arguments. Each record checks its own fields, so a
+ * command that exists is one that can be run, whichever runtime it came from (the command line or
+ * the admin Lambda's request).
+ */
+public sealed interface AdminCommand {
+  /** The subcommand's name, as typed after {@code livegate admin}. */
+  String name();
+
+  /** The longest reason an abort records. */
+  int MAX_REASON = 500;
+
+  /** What holds each repository's merge lock, and what waits behind it. */
+  record Queue() implements AdminCommand {
+    public static final String NAME = "queue";
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+  }
+
+  /** Launch again the scan of a deployment that holds the lock without its stack. */
+  record RetryScan(long deployment) implements AdminCommand {
+    public static final String NAME = "retry-scan";
+
+    public RetryScan {
+      positive("deployment", deployment);
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+  }
+
+  /** Abort a running deployment; the next merge takes the lock. */
+  record Abort(long deployment, String reason) implements AdminCommand {
+    public static final String NAME = "abort";
+    public static final String NO_REASON = "no reason given";
+
+    public Abort {
+      positive("deployment", deployment);
+      if (reason == null || reason.isBlank()) {
+        throw new InvalidAdminCommand("reason must be a text, not empty");
+      }
+      if (reason.length() > MAX_REASON) {
+        throw new InvalidAdminCommand(
+            "reason is " + reason.length() + " characters long; at most " + MAX_REASON);
+      }
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+  }
+
+  /** Release a merge lock that no unfinished deployment holds. */
+  record ReleaseLock(String repository) implements AdminCommand {
+    public static final String NAME = "release-lock";
+    private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+");
+
+    public ReleaseLock {
+      if (repository == null || !REPOSITORY.matcher(repository).matches()) {
+        throw new InvalidAdminCommand(
+            "repository must be OWNER/NAME, not " + (repository == null ? "nothing" : repository));
+      }
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+  }
+
+  /** A failed rollback was repaired by hand: its deployment fails and passes the lock on. */
+  record ResolveRollback(long execution) implements AdminCommand {
+    public static final String NAME = "resolve-rollback";
+
+    public ResolveRollback {
+      positive("execution", execution);
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+  }
+
+  private static void positive(String field, long id) {
+    if (id <= 0) {
+      throw new InvalidAdminCommand(field + " must be a positive id, not " + id);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package io.livegate.lambdas.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.livegate.core.admin.RunAdminCommand;
+import io.livegate.core.deploy.DeploymentStatus;
+import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.pr.LockScope;
+import io.livegate.lambdas.Handlers;
+import io.livegate.sql.testing.InMemoryFlowLauncher;
+import io.livegate.sql.testing.InMemoryMergeLock;
+import io.livegate.sql.testing.RecordingScanLauncher;
+import io.livegate.sql.testing.TestEngine;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The admin Lambda's requests and answers on the real use case over an embedded metadb: each bad
+ * request is answered with an error naming what is wrong, and each command answers the lines {@code
+ * livegate admin} prints. The moto suite (tests module) runs the same handler as the CDK wires it,
+ * against SSM and ECS.
+ */
+class AdminHandlerTest {
+  private final TestEngine engine = TestEngine.fresh();
+  private final RecordingScanLauncher scans = new RecordingScanLauncher();
+  private final RunAdminCommand admin =
+      engine
+          .engine(
+              new InMemoryFlowLauncher(),
+              scans,
+              new InMemoryMergeLock(),
+              (repository, sha, context, state, description, targetUrl) -> {},
+              LockScope.REPO)
+          .admin();
+  private final AdminHandler handler = new AdminHandler(() -> admin);
+
+  private JsonNode invoke(String request) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    handler.handleRequest(
+        new ByteArrayInputStream(request.getBytes(StandardCharsets.UTF_8)), out, null);
+    return Handlers.JSON.readTree(out.toByteArray());
+  }
+
+  /** A merge of pull request {@code number} that took the lock and whose scan never reported. */
+  private long mergeWhoseScanNeverReported(int number) {
+    String sha = Integer.toString(number).repeat(40);
+    long id =
+        engine
+            .deployments
+            .enqueue(
+                new MergedPullRequest("acme/live", number, "main", "pr", sha, sha), Instant.now())
+            .deployment()
+            .id();
+    engine.startNext.startNext("acme/live");
+    return id;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          not JSON                | the admin request is not JSON
+          []                      | the admin request is not a JSON object
+          {}                      | the request names no command: expected "command", one of [queue, retry-scan, abort, release-lock, resolve-rollback]
+          {"command": 3}          | the request names no command
+          {"command": "reboot"}   | unknown command "reboot": expected one of [queue, retry-scan, abort, release-lock, resolve-rollback]
+          {"command": "abort"}    | deployment must be an id (a whole number), not null
+          {"command": "abort", "deployment": "7"}   | deployment must be an id (a whole number), not "7"
+          {"command": "abort", "deployment": 0}     | deployment must be a positive id, not 0
+          {"command": "abort", "deployment": 7, "reason": ""}  | reason must be a text, not empty
+          {"command": "abort", "deployment": 7, "force": true} | abort takes no field "force"
+          {"command": "queue", "deployment": 7}     | queue takes no field "deployment"
+          {"command": "release-lock", "repository": "acme"}    | repository must be OWNER/NAME, not acme
+          {"command": "resolve-rollback", "execution": 1.5}    | execution must be an id (a whole number), not 1.5
+          """)
+  void aMalformedRequestIsAnsweredWithAnErrorNamingWhatIsWrong(String request, String error)
+      throws IOException {
+    JsonNode answer = invoke(request);
+
+    assertThat(answer.fieldNames()).toIterable().containsExactly("error");
+    assertThat(answer.get("error").asText()).startsWith(error);
+  }
+
+  @Test
+  void anUnknownDeploymentOrExecutionIsAnAnswerThatDidNothing() throws IOException {
+    for (String request :
+        new String[] {
+          "{\"command\": \"abort\", \"deployment\": 99}",
+          "{\"command\": \"retry-scan\", \"deployment\": 99}"
+        }) {
+      JsonNode answer = invoke(request);
+      assertThat(answer.toString())
+          .isEqualTo("{\"lines\":[\"there is no deployment 99\"],\"done\":false}");
+    }
+    assertThat(invoke("{\"command\": \"resolve-rollback\", \"execution\": 99}").toString())
+        .isEqualTo("{\"lines\":[\"there is no execution 99\"],\"done\":false}");
+  }
+
+  @Test
+  void retryScanLaunchesTheScanOfAMergeWhoseScanNeverReportedAndNothingForAnother()
+      throws IOException {
+    long stuck = mergeWhoseScanNeverReported(1);
+    long queued = mergeWhoseScanNeverReported(2);
+
+    JsonNode queue = invoke("{\"command\": \"queue\"}");
+    assertThat(queue.get("lines"))
+        .extracting(JsonNode::asText)
+        .containsExactly(
+            "acme/live: deployment "
+                + stuck
+                + " of pull request #1 holds the lock (running): its scan has not stored its"
+                + " units yet; if no scan runs, run livegate admin retry-scan "
+                + stuck,
+            "  waiting: deployment " + queued + " of pull request #2 (merge 222222222222)");
+
+    JsonNode retried = invoke("{\"command\": \"retry-scan\", \"deployment\": " + stuck + "}");
+    assertThat(retried.toString())
+        .isEqualTo(
+            "{\"lines\":[\"launched the scan of deployment " + stuck + " again\"],\"done\":true}");
+    assertThat(scans.launched()).containsExactly(stuck);
+
+    JsonNode behind = invoke("{\"command\": \"retry-scan\", \"deployment\": " + queued + "}");
+    assertThat(behind.get("lines").get(0).asText())
+        .isEqualTo("deployment " + queued + " is queued; it is scanned when it takes the lock");
+    assertThat(behind.get("done").asBoolean()).isFalse();
+    assertThat(scans.launched()).containsExactly(stuck);
+  }
+
+  @Test
+  void aDuplicateAbortIsRefusedAndLeavesTheLockWithTheNextMerge() throws IOException {
+    long stuck = mergeWhoseScanNeverReported(1);
+    long next = mergeWhoseScanNeverReported(2);
+    String abort =
+        "{\"command\": \"abort\", \"deployment\": " + stuck + ", \"reason\": \"scan hangs\"}";
+
+    JsonNode first = invoke(abort);
+    JsonNode second = invoke(abort);
+
+    assertThat(first.toString())
+        .isEqualTo(
+            "{\"lines\":[\"deployment "
+                + stuck
+                + " failed: aborted by an operator: scan hangs; started deployment "
+                + next
+                + "\"],\"done\":true}");
+    assertThat(second.toString())
+        .isEqualTo(
+            "{\"lines\":[\"deployment "
+                + stuck
+                + " is failed; only a running or rolling-back deployment can be aborted\"],"
+                + "\"done\":false}");
+    assertThat(engine.deployments.find(stuck).orElseThrow().status())
+        .isEqualTo(DeploymentStatus.FAILED);
+    assertThat(engine.deployments.lockHolder("acme/live").orElseThrow().id()).isEqualTo(next);
+  }
+}
