@@ -2,6 +2,8 @@ package io.livegate.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,30 @@ public record CliRun(int exitCode, String out, String err) {
   /** Runs with this JVM's environment, so that terraform is found on PATH. */
   public static CliRun withPath(String... args) {
     return inEnvironment(System.getenv(), args);
+  }
+
+  /**
+   * {@code livegate deploy} of {@code repo}'s last commit with the terraform runner, approved
+   * without votes, with its state in {@code stateDirectory} and any {@code more} options.
+   */
+  public static CliRun autoApprovedDeploy(Path repo, Path stateDirectory, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "deploy",
+                "--repo",
+                repo.toString(),
+                "--base",
+                "HEAD~1",
+                "--runner",
+                "terraform",
+                "--auto-approve",
+                "--port",
+                "0",
+                "--state-dir",
+                stateDirectory.toString()));
+    args.addAll(List.of(more));
+    return withPath(args.toArray(String[]::new));
   }
 
   /** Runs with exactly {@code environment}. */

@@ -35,20 +35,7 @@ public record DriftedRepo(TestRepo repo, Path state, CliRun deployed) {
     }
     repo.commit("a and b");
     Path state = dir.resolve("state");
-    CliRun deployed =
-        CliRun.withPath(
-            "deploy",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--runner",
-            "terraform",
-            "--auto-approve",
-            "--port",
-            "0",
-            "--state-dir",
-            state.toString());
+    CliRun deployed = CliRun.autoApprovedDeploy(repo.root(), state);
     terraform(repo.root().resolve("app/a"), "apply", "-auto-approve", "-var", "size=large");
     return new DriftedRepo(repo, state, deployed);
   }

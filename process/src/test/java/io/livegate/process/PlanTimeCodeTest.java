@@ -85,19 +85,8 @@ class PlanTimeCodeTest {
     attempts.put("see other processes", "ls /proc | grep -c '^[0-9]'");
     PlanTimeSpy spy =
         PlanTimeSpy.install(repo.root().resolve(".spy"), repo.root().resolve(UNIT), attempts);
-    Sandbox sandbox = BubblewrapSandbox.find(List.of(state)).orElseThrow();
-    TerraRun terraRun =
-        new TerraRun(
-            new ProcessCommandRunner(),
-            RunnerKind.TERRAFORM,
-            repo.root(),
-            plans,
-            spy.environment(),
-            sandbox);
 
-    TerraRun.Step<TerraRun.Plan> plan =
-        terraRun.plan(
-            UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, null, List.of()), null);
+    TerraRun.Step<TerraRun.Plan> plan = planInTheSandbox(repo, state, plans, spy);
 
     System.out.println("what the sandboxed plan-time provider saw:\n" + spy.log());
     System.out.println("the plan: " + plan.error());
@@ -132,19 +121,8 @@ class PlanTimeCodeTest {
         "leave a file beside another command's output", "echo planted > " + otherRun + "/planted");
     PlanTimeSpy spy =
         PlanTimeSpy.install(repo.root().resolve(".spy"), repo.root().resolve(UNIT), attempts);
-    Sandbox sandbox = BubblewrapSandbox.find(List.of(state)).orElseThrow();
-    TerraRun terraRun =
-        new TerraRun(
-            new ProcessCommandRunner(),
-            RunnerKind.TERRAFORM,
-            repo.root(),
-            plans,
-            spy.environment(),
-            sandbox);
 
-    TerraRun.Step<TerraRun.Plan> plan =
-        terraRun.plan(
-            UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, null, List.of()), null);
+    TerraRun.Step<TerraRun.Plan> plan = planInTheSandbox(repo, state, plans, spy);
 
     System.out.println("what the sandboxed plan-time provider saw in /tmp:\n" + spy.log());
     assertThat(plan.error()).as("the spy is no real provider").isNotNull();
@@ -155,5 +133,23 @@ class PlanTimeCodeTest {
     assertThat(spy.log()).doesNotContain("output-of-another-command");
     assertThat(Files.readString(otherOutput)).isEqualTo("output-of-another-command");
     assertThat(otherRun.resolve("planted")).doesNotExist();
+  }
+
+  /**
+   * The unit's plan in the bubblewrap sandbox that hides {@code state}, with the spy as provider.
+   */
+  private static TerraRun.Step<TerraRun.Plan> planInTheSandbox(
+      TestRepo repo, Path state, Path plans, PlanTimeSpy spy) {
+    Sandbox sandbox = BubblewrapSandbox.find(List.of(state)).orElseThrow();
+    TerraRun terraRun =
+        new TerraRun(
+            new ProcessCommandRunner(),
+            RunnerKind.TERRAFORM,
+            repo.root(),
+            plans,
+            spy.environment(),
+            sandbox);
+    return terraRun.plan(
+        UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, null, List.of()), null);
   }
 }

@@ -80,21 +80,7 @@ class LocalDeployDeletedUnitsTest {
   }
 
   private static CliRun deploy(TestRepo repo) {
-    return CliRun.withPath(
-        "deploy",
-        "--repo",
-        repo.root().toString(),
-        "--base",
-        "HEAD~1",
-        "--runner",
-        "terraform",
-        "--auto-approve",
-        "--port",
-        "0",
-        "--parallelism",
-        "2",
-        "--state-dir",
-        stateDirectory.toString());
+    return CliRun.autoApprovedDeploy(repo.root(), stateDirectory, "--parallelism", "2");
   }
 
   @Test

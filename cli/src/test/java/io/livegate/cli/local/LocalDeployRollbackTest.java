@@ -41,22 +41,7 @@ class LocalDeployRollbackTest {
   static void deployAMergeWhoseApplyFails() {
     repo = LiveRepos.failingApply(dir.resolve("live"));
     Path state = dir.resolve("state");
-    run =
-        CliRun.withPath(
-            "deploy",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--runner",
-            "terraform",
-            "--auto-approve",
-            "--port",
-            "0",
-            "--parallelism",
-            "2",
-            "--state-dir",
-            state.toString());
+    run = CliRun.autoApprovedDeploy(repo.root(), state, "--parallelism", "2");
     recorded = Recorded.in(state);
   }
 

@@ -85,22 +85,7 @@ class LocalDeployStackUnitsTest {
 
   private static void deploy(int deployment) {
     deploys.put(
-        deployment,
-        CliRun.withPath(
-            "deploy",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--runner",
-            "terraform",
-            "--auto-approve",
-            "--port",
-            "0",
-            "--parallelism",
-            "2",
-            "--state-dir",
-            stateDirectory.toString()));
+        deployment, CliRun.autoApprovedDeploy(repo.root(), stateDirectory, "--parallelism", "2"));
     Map<String, List<String>> applied = new TreeMap<>();
     for (String unit : List.of("network", "cache", "app")) {
       applied.put(unit, stateInputs(unit));

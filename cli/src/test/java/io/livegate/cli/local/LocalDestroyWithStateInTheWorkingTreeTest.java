@@ -62,18 +62,6 @@ class LocalDestroyWithStateInTheWorkingTreeTest {
   }
 
   private static CliRun deploy(TestRepo repo, Path state) {
-    return CliRun.withPath(
-        "deploy",
-        "--repo",
-        repo.root().toString(),
-        "--base",
-        "HEAD~1",
-        "--runner",
-        "terraform",
-        "--auto-approve",
-        "--port",
-        "0",
-        "--state-dir",
-        state.toString());
+    return CliRun.autoApprovedDeploy(repo.root(), state);
   }
 }
