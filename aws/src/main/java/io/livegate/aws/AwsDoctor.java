@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Account;
-import io.livegate.core.config.AccountsFile;
 import io.livegate.github.GitHubDoctor.Check;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.RuntimeContract.RunnerVersions;
@@ -71,22 +70,37 @@ public final class AwsDoctor {
   public record Settings(
       String stack, String mailFrom, String terraformVersion, String terragruntVersion) {}
 
+  /** Reads the accounts file the tasks read (scan's {@code AccountsFile}, wired by the caller). */
+  @FunctionalInterface
+  public interface AccountsReader {
+    /**
+     * The accounts of {@code text}, read from {@code name}.
+     *
+     * @throws LivegateException naming what is wrong with the file
+     */
+    List<Account> read(String name, String text);
+  }
+
   private final EcsClient ecs;
   private final SesClient ses;
   private final SsmClient ssm;
   private final IamClient iam;
   private final Map<String, IamClient> otherAccounts;
+  private final AccountsReader accountsReader;
 
   /**
    * @param iam reads the roles of the stack's own AWS account
    * @param otherAccounts reads the roles of other AWS accounts, by account id
+   * @param accountsReader reads the accounts in the SSM parameter
    */
   public AwsDoctor(
       EcsClient ecs,
       SesClient ses,
       SsmClient ssm,
       IamClient iam,
-      Map<String, IamClient> otherAccounts) {
+      Map<String, IamClient> otherAccounts,
+      AccountsReader accountsReader) {
+    this.accountsReader = accountsReader;
     this.ecs = ecs;
     this.ses = ses;
     this.ssm = ssm;
@@ -99,7 +113,8 @@ public final class AwsDoctor {
    * accountProfiles} (account id to a named profile of the AWS config files) are read with that
    * profile's credentials.
    */
-  public static AwsDoctor connect(AwsSettings settings, Map<String, String> accountProfiles) {
+  public static AwsDoctor connect(
+      AwsSettings settings, Map<String, String> accountProfiles, AccountsReader accountsReader) {
     AwsClients clients = new AwsClients(settings);
     Map<String, IamClient> otherAccounts = new LinkedHashMap<>();
     accountProfiles.forEach(
@@ -117,7 +132,8 @@ public final class AwsDoctor {
         clients.build(SesClient.builder()),
         clients.build(SsmClient.builder()),
         clients.build(IamClient.builder()),
-        otherAccounts);
+        otherAccounts,
+        accountsReader);
   }
 
   /** Every check, in order; a later check runs when an earlier one failed, unless it needs it. */
@@ -236,7 +252,7 @@ public final class AwsDoctor {
       return Optional.empty();
     }
     try {
-      List<Account> accounts = AccountsFile.parse(name, text).all();
+      List<Account> accounts = accountsReader.read(name, text);
       checks.add(
           ok(
               what,

@@ -3,6 +3,7 @@ package io.livegate.cli;
 import io.livegate.aws.AwsDoctor;
 import io.livegate.aws.AwsSettings;
 import io.livegate.core.LivegateException;
+import io.livegate.core.config.AccountsFile;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubDoctor;
 import io.livegate.statemachine.RuntimeContract.RunnerVersions;
@@ -120,7 +121,10 @@ final class DoctorCli implements Callable<Integer> {
                 .check(repository, trunk, webhookUrl));
     if (aws != null) {
       checks.addAll(
-          AwsDoctor.connect(AwsSettings.forOperator(environment), aws.accountProfiles)
+          AwsDoctor.connect(
+                  AwsSettings.forOperator(environment),
+                  aws.accountProfiles,
+                  (name, text) -> AccountsFile.parse(name, text).all())
               .check(
                   new AwsDoctor.Settings(
                       aws.stack, aws.mailFrom, aws.terraformVersion, aws.terragruntVersion)));

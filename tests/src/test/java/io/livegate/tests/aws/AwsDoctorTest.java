@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.livegate.aws.AwsDoctor;
 import io.livegate.cli.CliRun;
+import io.livegate.core.account.Account;
+import io.livegate.core.config.AccountsFile;
 import io.livegate.github.GitHubDoctor.Check;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.RuntimeContract.RunnerVersions;
@@ -75,7 +77,7 @@ class AwsDoctorTest {
   }
 
   private List<Check> doctor() {
-    return new AwsDoctor(ecs, ses, ssm, iam, Map.of())
+    return new AwsDoctor(ecs, ses, ssm, iam, Map.of(), AwsDoctorTest::accounts)
         .check(
             new AwsDoctor.Settings(
                 STACK, MAIL_FROM, RunnerVersions.TERRAFORM, RunnerVersions.TERRAGRUNT));
@@ -202,7 +204,7 @@ class AwsDoctorTest {
             .credentialsProvider(MOTO.credentials())
             .build()) {
       List<Check> checks =
-          new AwsDoctor(unreachable, ses, ssm, iam, Map.of())
+          new AwsDoctor(unreachable, ses, ssm, iam, Map.of(), AwsDoctorTest::accounts)
               .check(
                   new AwsDoctor.Settings(
                       STACK, MAIL_FROM, RunnerVersions.TERRAFORM, RunnerVersions.TERRAGRUNT));
@@ -400,5 +402,9 @@ class AwsDoctorTest {
           + String.join(", ", List.of(principals).stream().map(one -> "\"" + one + "\"").toList())
           + "]}}]}";
     }
+  }
+
+  private static List<Account> accounts(String name, String text) {
+    return AccountsFile.parse(name, text).all();
   }
 }
