@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.TransportConfigCallback;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.Constants;
@@ -37,7 +38,9 @@ import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.NetRCCredentialsProvider;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.SshSessionFactory;
+import org.eclipse.jgit.transport.SshTransport;
 import org.eclipse.jgit.transport.URIish;
+import org.eclipse.jgit.transport.sshd.SshdSessionFactoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
@@ -47,8 +50,10 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * since it may have moved. Files are read from the fetched commit and never checked out.
  *
  * <p>Credentials are the process's own: those a {@link CredentialsProvider#getDefault() default
- * provider} gives, else {@code ~/.netrc}, or user info in the URL. Messages name the URL without
- * its user info.
+ * provider} gives, else {@code ~/.netrc}, or user info in the URL. {@code ssh://} sources sign in
+ * as ssh does, from the user's SSH directory ({@code ~/.ssh}: {@code config}, the identity files,
+ * {@code known_hosts}); a host that is not in {@code known_hosts} is refused. Messages name the URL
+ * without its user info.
  */
 public final class GitSourceCache implements RemoteSources {
   private static final Pattern FULL_COMMIT = Pattern.compile("[0-9a-f]{40}");
@@ -61,18 +66,33 @@ public final class GitSourceCache implements RemoteSources {
 
   private final Path cacheDirectory;
   private final boolean reuseFetched;
+  private final Path sshDirectory;
   private final Map<String, Fetch> fetches = new ConcurrentHashMap<>();
+  private SshSessionFactory sshSessions;
 
   /**
    * @param cacheDirectory where fetched repositories are kept between scans; created on use
    */
   public GitSourceCache(Path cacheDirectory) {
-    this(cacheDirectory, false);
+    this(cacheDirectory, false, userSshDirectory());
   }
 
-  private GitSourceCache(Path cacheDirectory, boolean reuseFetched) {
+  /**
+   * @param sshDirectory the SSH directory {@code ssh://} sources sign in with, in place of the
+   *     user's {@code ~/.ssh}
+   */
+  GitSourceCache(Path cacheDirectory, Path sshDirectory) {
+    this(cacheDirectory, false, sshDirectory);
+  }
+
+  private GitSourceCache(Path cacheDirectory, boolean reuseFetched, Path sshDirectory) {
     this.cacheDirectory = cacheDirectory.toAbsolutePath().normalize();
     this.reuseFetched = reuseFetched;
+    this.sshDirectory = sshDirectory.toAbsolutePath().normalize();
+  }
+
+  private static Path userSshDirectory() {
+    return Path.of(System.getProperty("user.home"), ".ssh");
   }
 
   /**
@@ -82,7 +102,7 @@ public final class GitSourceCache implements RemoteSources {
    * is fetched.
    */
   public static GitSourceCache reusingFetched(Path cacheDirectory) {
-    return new GitSourceCache(cacheDirectory, true);
+    return new GitSourceCache(cacheDirectory, true, userSshDirectory());
   }
 
   /** The default cache: {@code .cache/livegate/sources} in the user's home directory. */
@@ -119,7 +139,7 @@ public final class GitSourceCache implements RemoteSources {
                         StandardOpenOption.CREATE,
                         StandardOpenOption.WRITE);
                 FileLock lock = channel.lock()) {
-              commit = fetchCommit(directory, url, ref, reuseFetched);
+              commit = fetchCommit(directory, url, ref, reuseFetched, transports());
             }
           } catch (Unavailable e) {
             failure = e;
@@ -136,13 +156,31 @@ public final class GitSourceCache implements RemoteSources {
     }
   }
 
-  private static String fetchCommit(Path directory, String url, String ref, boolean reuse) {
-    if (url.startsWith("ssh://") && SshSessionFactory.getInstance() == null) {
-      // Without one, JGit only says "remote hung up unexpectedly".
-      throw new Unavailable(
-          "ssh sources need an SSH transport for JGit, which this livegate does not include;"
-              + " use the https URL, with credentials in ~/.netrc for a private repository");
+  /**
+   * Gives SSH transports this cache's session factory, made on first use (the SSH classes are not
+   * loaded by a scan without ssh sources).
+   */
+  private TransportConfigCallback transports() {
+    return transport -> {
+      if (transport instanceof SshTransport ssh) {
+        ssh.setSshSessionFactory(sshSessions());
+      }
+    };
+  }
+
+  private synchronized SshSessionFactory sshSessions() {
+    if (sshSessions == null) {
+      sshSessions =
+          new SshdSessionFactoryBuilder()
+              .setHomeDirectory(sshDirectory.getParent().toFile())
+              .setSshDirectory(sshDirectory.toFile())
+              .build(null);
     }
+    return sshSessions;
+  }
+
+  private static String fetchCommit(
+      Path directory, String url, String ref, boolean reuse, TransportConfigCallback transports) {
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
@@ -162,9 +200,10 @@ public final class GitSourceCache implements RemoteSources {
       if (fetchedBefore != null) {
         return fetchedBefore.name();
       }
-      Optional<String> remoteRef = ref == null ? Optional.of(Constants.HEAD) : advertised(url, ref);
+      Optional<String> remoteRef =
+          ref == null ? Optional.of(Constants.HEAD) : advertised(url, ref, transports);
       if (remoteRef.isPresent()) {
-        fetch(git, url, List.of(new RefSpec("+" + remoteRef.get() + ":" + FETCHED)), 1);
+        fetch(git, url, List.of(new RefSpec("+" + remoteRef.get() + ":" + FETCHED)), 1, transports);
       } else if (PARTIAL_COMMIT.matcher(ref).matches() || FULL_COMMIT.matcher(ref).matches()) {
         // A commit id: fetch the branches and tags in full, then look for it among them.
         fetch(
@@ -173,7 +212,8 @@ public final class GitSourceCache implements RemoteSources {
             List.of(
                 new RefSpec("+refs/heads/*:refs/livegate/heads/*"),
                 new RefSpec("+refs/tags/*:refs/livegate/tags/*")),
-            0);
+            0,
+            transports);
         ObjectId found = repository.resolve(ref + "^{commit}");
         if (found == null) {
           throw new Unavailable("the remote has no branch, tag or commit " + ref);
@@ -212,12 +252,14 @@ public final class GitSourceCache implements RemoteSources {
   }
 
   /** The remote ref that {@code ref} names, as git resolves a short name: a tag, then a branch. */
-  private static Optional<String> advertised(String url, String ref) throws GitAPIException {
+  private static Optional<String> advertised(
+      String url, String ref, TransportConfigCallback transports) throws GitAPIException {
     Set<String> names = new HashSet<>();
     for (Ref advertised :
         Git.lsRemoteRepository()
             .setRemote(url)
             .setCredentialsProvider(credentials())
+            .setTransportConfigCallback(transports)
             .setTimeout(TIMEOUT_SECONDS)
             .call()) {
       names.add(advertised.getName());
@@ -230,13 +272,15 @@ public final class GitSourceCache implements RemoteSources {
     return Optional.empty();
   }
 
-  private static void fetch(Git git, String url, List<RefSpec> refSpecs, int depth)
+  private static void fetch(
+      Git git, String url, List<RefSpec> refSpecs, int depth, TransportConfigCallback transports)
       throws GitAPIException {
     var fetch =
         git.fetch()
             .setRemote(url)
             .setRefSpecs(refSpecs)
             .setCredentialsProvider(credentials())
+            .setTransportConfigCallback(transports)
             .setTimeout(TIMEOUT_SECONDS);
     if (depth > 0) {
       fetch.setDepth(depth);

@@ -5,21 +5,40 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.livegate.core.scan.testing.TestRepo;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PublicKey;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceWriter;
+import org.apache.sshd.server.SshServer;
+import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
+import org.apache.sshd.server.shell.ProcessShellFactory;
 import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Remote sources fetched with JGit from a bare repository in a temp directory. */
+/**
+ * Remote sources fetched with JGit from a bare repository in a temp directory, over {@code file://}
+ * and over SSH from a real SSH server.
+ */
 class GitSourceCacheTest {
+  /** What git sends over SSH to fetch: {@code git-upload-pack '/path'}. */
+  private static final Pattern UPLOAD_PACK = Pattern.compile("git-upload-pack '([^']+)'");
+
   @TempDir Path dir;
 
   private String remoteWithTagV1() throws Exception {
@@ -89,13 +108,55 @@ class GitSourceCacheTest {
   }
 
   @Test
-  void sshSourceWithoutAnSshTransportIsUnavailableSayingSo() {
-    assertThatThrownBy(
-            () ->
-                new GitSourceCache(dir.resolve("cache"))
-                    .fetch("ssh://git@127.0.0.1:1/acme/catalog.git", "v1", ""))
-        .isInstanceOf(RemoteSources.Unavailable.class)
-        .hasMessageStartingWith("ssh sources need an SSH transport for JGit");
+  void sshSourceIsFetchedWithTheKeyOfTheSshDirectoryFromAHostItKnows() throws Exception {
+    String remote = remoteWithTagV1().substring("file://".length());
+    Path ssh = Files.createDirectories(dir.resolve("home/.ssh"));
+    KeyPair client = KeyPairGenerator.getInstance("EC").generateKeyPair();
+    try (OutputStream key = Files.newOutputStream(ssh.resolve("id_ecdsa"))) {
+      OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(client, "livegate test", null, key);
+    }
+    Files.setPosixFilePermissions(
+        ssh.resolve("id_ecdsa"), PosixFilePermissions.fromString("rw-------"));
+    try (SshServer server = gitOverSsh(client.getPublic())) {
+      String host = "[127.0.0.1]:" + server.getPort();
+      String url = "ssh://git@127.0.0.1:" + server.getPort() + remote;
+      PublicKey hostKey = server.getKeyPairProvider().loadKeys(null).iterator().next().getPublic();
+
+      // A host that is not in known_hosts is refused, as ssh's StrictHostKeyChecking does.
+      assertThatThrownBy(
+              () -> new GitSourceCache(dir.resolve("cache"), ssh).fetch(url, "v1", "units/app"))
+          .isInstanceOf(RemoteSources.Unavailable.class)
+          .hasMessage(url + ": Server key did not validate");
+
+      Files.writeString(
+          ssh.resolve("known_hosts"), host + " " + PublicKeyEntry.toString(hostKey) + "\n");
+      assertThat(
+              new GitSourceCache(dir.resolve("cache"), ssh).fetch(url, "v1", "units/app").files())
+          .containsExactlyInAnyOrder("terragrunt.hcl", "nested/settings.yaml");
+    }
+  }
+
+  /**
+   * A real SSH server (Apache MINA sshd) that lets in only {@code allowed} and serves fetches with
+   * the real {@code git-upload-pack}, as a git host's SSH endpoint does.
+   */
+  private SshServer gitOverSsh(PublicKey allowed) throws IOException {
+    SshServer server = SshServer.setUpDefaultServer();
+    server.setHost("127.0.0.1");
+    server.setPort(0);
+    server.setKeyPairProvider(new SimpleGeneratorHostKeyProvider(dir.resolve("host-key")));
+    server.setPublickeyAuthenticator((user, key, session) -> KeyUtils.compareKeys(allowed, key));
+    server.setCommandFactory(
+        (channel, command) -> {
+          Matcher uploadPack = UPLOAD_PACK.matcher(command);
+          if (!uploadPack.matches()) {
+            throw new IOException("this server only serves fetches, not: " + command);
+          }
+          return new ProcessShellFactory(command, List.of("git-upload-pack", uploadPack.group(1)))
+              .createShell(channel);
+        });
+    server.start();
+    return server;
   }
 
   private static void deleteRecursively(Path path) throws IOException {
