@@ -141,9 +141,9 @@ public final class TerraRun {
    */
   public Step<Plan> plan(
       String unit, String planName, List<List<String>> planCommands, String planRole) {
-    String unsupported = unsupportedRole("plan", unit, planRole);
-    if (unsupported != null) {
-      return Step.failed(unsupported);
+    Optional<String> refused = kind.refusedRole("plan", unit, planRole);
+    if (refused.isPresent()) {
+      return Step.failed(refused.get());
     }
     if (unit.contains(RunnerKind.PLAN_FILE)) {
       // the unit's path is data from the repository: it must never turn into the plan file's
@@ -194,9 +194,10 @@ public final class TerraRun {
    * @return the full addresses of the resources of {@code newProviders} in the state afterwards
    */
   public Step<List<String>> apply(Execution execution, Set<String> newProviders) {
-    String unsupported = unsupportedRole("apply", execution.unit(), execution.spec().applyRole());
-    if (unsupported != null) {
-      return Step.failed(unsupported);
+    Optional<String> refused =
+        kind.refusedRole("apply", execution.unit(), execution.spec().applyRole());
+    if (refused.isPresent()) {
+      return Step.failed(refused.get());
     }
     String notGenerated = generate(execution.unit(), "nothing was applied");
     if (notGenerated != null) {
@@ -478,26 +479,6 @@ public final class TerraRun {
           "cannot read the state of " + execution.unit() + ": " + state.tail(TAIL_LINES));
     }
     return PlanJson.resourcesOf(state.stdout(), providers);
-  }
-
-  /**
-   * Why {@code role} cannot be honoured: the terraform runner has no way to assume a role, and
-   * running with livegate's own credentials instead of the account's plan or apply role would be a
-   * silent widening of rights. Null when there is no role or the runner assumes it (terragrunt).
-   */
-  private String unsupportedRole(String step, String unit, String role) {
-    if (role == null || kind != RunnerKind.TERRAFORM) {
-      return null;
-    }
-    return "the terraform runner cannot assume the "
-        + step
-        + " role "
-        + role
-        + " of "
-        + unit
-        + "; use the terragrunt runner, or remove the account's "
-        + step
-        + "_role; nothing was run";
   }
 
   private CommandResult run(List<String> argv) {

@@ -3,6 +3,7 @@ package io.livegate.core.runner;
 import io.livegate.core.account.Account;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Which tool plans and applies a unit. Production runs terragrunt (the 1.x CLI; the flags are held
@@ -131,6 +132,30 @@ public enum RunnerKind {
    * inside another argument (a unit's path is data from the repository).
    */
   public static final String PLAN_FILE = "{plan_file}";
+
+  /**
+   * Why this runner refuses to run {@code unit}'s {@code step} under the account's {@code role}:
+   * the terraform runner has no way to assume a role, and running with livegate's own credentials
+   * instead of the account's plan or apply role would be a silent widening of rights. Empty when
+   * there is no role or the runner assumes it (terragrunt).
+   *
+   * @param step {@code plan} or {@code apply}, as the accounts file names the role
+   */
+  public Optional<String> refusedRole(String step, String unit, String role) {
+    if (role == null || this != TERRAFORM) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "the terraform runner cannot assume the "
+            + step
+            + " role "
+            + role
+            + " of "
+            + unit
+            + "; use the terragrunt runner, or remove the account's "
+            + step
+            + "_role; nothing was run");
+  }
 
   /**
    * The commands that find whether a unit has changes, in order. Each must exit 0; the last one

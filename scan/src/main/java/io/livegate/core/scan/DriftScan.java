@@ -172,6 +172,10 @@ public final class DriftScan {
     } catch (LivegateException e) {
       return new Outcome(unit, List.of(), e.getMessage());
     }
+    Optional<String> refused = runnerKind.refusedRole("plan", unit, account.planRole());
+    if (refused.isPresent()) {
+      return new Outcome(unit, List.of(), refused.get());
+    }
     Path directory = root.resolve(unit);
     try {
       // a sandbox can only hand a command a file that exists

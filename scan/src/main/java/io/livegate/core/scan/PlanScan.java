@@ -257,6 +257,10 @@ public final class PlanScan {
     } catch (LivegateException e) {
       return new Outcome(unit, false, new CommandResult(-1, e.getMessage(), false));
     }
+    Optional<String> refused = runnerKind.refusedRole("plan", unit, graph.account(unit).planRole());
+    if (refused.isPresent()) {
+      return new Outcome(unit, false, new CommandResult(-1, refused.get(), false));
+    }
     Path directory = root.resolve(unit);
     List<List<String>> commands =
         runnerKind.planScanCommands(directory.toString(), graph.account(unit));
@@ -284,9 +288,13 @@ public final class PlanScan {
     throw new IllegalStateException("the runner has no plan command");
   }
 
+  /** What went wrong; a failure that ran no command (exit code -1) is its message alone. */
   private static String describe(CommandResult failure) {
-    String how = failure.timedOut() ? "timed out" : "exited with " + failure.exitCode();
     String tail = failure.tail(OUTPUT_TAIL_LINES);
+    if (failure.exitCode() < 0 && !failure.timedOut() && !tail.isBlank()) {
+      return tail;
+    }
+    String how = failure.timedOut() ? "timed out" : "exited with " + failure.exitCode();
     return tail.isBlank() ? how : how + "\n" + tail;
   }
 }

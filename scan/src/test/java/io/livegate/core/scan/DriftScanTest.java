@@ -52,8 +52,11 @@ class DriftScanTest {
   }
 
   private DriftReport drift(int parallelism) {
-    return new DriftScan(
-            runner, sandbox, RunnerKind.TERRAGRUNT, Map.of(), ProgressListener.silent())
+    return drift(RunnerKind.TERRAGRUNT, parallelism);
+  }
+
+  private DriftReport drift(RunnerKind kind, int parallelism) {
+    return new DriftScan(runner, sandbox, kind, Map.of(), ProgressListener.silent())
         .run(
             new ScanCommand(
                 dir,
@@ -67,6 +70,24 @@ class DriftScanTest {
                 ScanCommand.DEFAULT_FILE_PATTERN,
                 Map.of(),
                 parallelism));
+  }
+
+  @Test
+  void theTerraformRunnerRefusesUnitsWhoseAccountHasAPlanRoleAsErrorsRunningNothing() {
+    DriftReport report = drift(RunnerKind.TERRAFORM, 2);
+
+    assertThat(report.drifted()).isEmpty();
+    assertThat(report.errors())
+        .hasSize(4)
+        .allSatisfy(
+            error ->
+                assertThat(error.error())
+                    .isEqualTo(
+                        "the terraform runner cannot assume the plan role arn:plan of "
+                            + error.unit()
+                            + "; use the terragrunt runner, or remove the account's plan_role;"
+                            + " nothing was run"));
+    assertThat(runner.calls()).isEmpty();
   }
 
   @Test

@@ -263,6 +263,31 @@ class PlanScanTest {
   }
 
   @Test
+  void theTerraformRunnerRefusesAUnitWhoseAccountHasAPlanRoleRunningNothingForIt() {
+    repo = TestRepo.create(dir);
+    repo.write("prod/app/terragrunt.hcl", "");
+    repo.write("dev/app/terragrunt.hcl", "");
+    repo.commit("two accounts");
+    String role = "arn:aws:iam::111111111111:role/livegate-plan";
+    Accounts accounts =
+        Accounts.of(
+            List.of(
+                new Account("prod", "prod", List.of(), List.of(), 1, 1, role, null),
+                Account.of("dev", "dev", List.of())));
+
+    assertThatThrownBy(() -> scan(RunnerKind.TERRAFORM, accounts, 1))
+        .isInstanceOf(LivegateException.class)
+        .hasMessageContaining(
+            "prod/app: the terraform runner cannot assume the plan role "
+                + role
+                + " of prod/app; use the terragrunt runner, or remove the account's plan_role;"
+                + " nothing was run");
+    assertThat(runner.calls())
+        .extracting(call -> dir.relativize(call.directory()).toString())
+        .containsOnly("dev/app");
+  }
+
+  @Test
   void terragruntArgvCarriesThePlanRoleOnlyWhenTheAccountHasOne() {
     repo = TestRepo.create(dir);
     repo.write("prod/app/terragrunt.hcl", "");
