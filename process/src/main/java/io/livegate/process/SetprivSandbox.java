@@ -97,6 +97,12 @@ public final class SetprivSandbox implements Sandbox {
     return wrapped;
   }
 
+  /** Every command runs as the same user, which may read its fellows' {@code /proc/PID/environ}. */
+  @Override
+  public boolean concurrentCommandsSeeEachOther() {
+    return true;
+  }
+
   @Override
   public String description() {
     return "terraform runs as uid " + uid + " (setpriv), away from the task's credentials";

@@ -30,6 +30,16 @@ public interface Sandbox {
   /** One line for the start of a run: how terraform is confined, or that it is not. */
   String description();
 
+  /**
+   * Whether commands that run at the same time can reach one another, for example read each other's
+   * environment (an account role's session) through {@code /proc} because they run as the same
+   * user. Then units of different accounts must not be planned at the same time, so that no unit's
+   * code gets the session of another account's role.
+   */
+  default boolean concurrentCommandsSeeEachOther() {
+    return false;
+  }
+
   /** No sandbox: the command runs as it is; {@code description} says why that is acceptable. */
   static Sandbox none(String description) {
     return new Sandbox() {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * A {@link CommandRunner} that starts nothing: each command's result is looked up by its working
@@ -97,6 +98,26 @@ public final class ScriptedCommandRunner implements CommandRunner {
   /** The calls with {@code verb}, in the order they started. */
   public List<Call> calls(String verb) {
     return calls().stream().filter(call -> call.verb().equals(verb)).toList();
+  }
+
+  /**
+   * The pairs of calls that ran at the same time while {@code group} puts them apart (for example
+   * their units' accounts), each as the two calls' directories.
+   */
+  public List<List<Path>> overlapsAcross(Function<Call, String> group) {
+    List<Call> all = calls();
+    List<List<Path>> overlaps = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      for (int j = i + 1; j < all.size(); j++) {
+        Call first = all.get(i);
+        Call second = all.get(j);
+        if (second.started() < first.finished()
+            && !group.apply(first).equals(group.apply(second))) {
+          overlaps.add(List.of(first.directory(), second.directory()));
+        }
+      }
+    }
+    return overlaps;
   }
 
   /** The most calls that were running at the same time. */

@@ -15,6 +15,27 @@ public final class ScriptedSandbox implements Sandbox {
   /** The first element of every argv this sandbox wraps. */
   public static final String PROGRAM = "sandbox";
 
+  private final boolean oneUserForAll;
+
+  /** A sandbox whose commands cannot see each other, as bubblewrap's pid namespaces. */
+  public ScriptedSandbox() {
+    this(false);
+  }
+
+  private ScriptedSandbox(boolean oneUserForAll) {
+    this.oneUserForAll = oneUserForAll;
+  }
+
+  /** A sandbox whose commands run as one user and so see each other, as setpriv's. */
+  public static ScriptedSandbox oneUserForAll() {
+    return new ScriptedSandbox(true);
+  }
+
+  @Override
+  public boolean concurrentCommandsSeeEachOther() {
+    return oneUserForAll;
+  }
+
   @Override
   public List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> planFile) {
     List<String> wrapped = new ArrayList<>(List.of(PROGRAM, repositoryRoot.toString()));

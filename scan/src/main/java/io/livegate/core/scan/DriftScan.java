@@ -21,15 +21,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
 
 /**
  * Drift detection: plans every unit of the checked-out trunk head with the plan role and {@code
@@ -121,35 +124,29 @@ public final class DriftScan {
     List<String> units = List.copyOf(graph.units());
     List<DriftReport.DriftedUnit> drifted = new ArrayList<>();
     List<DriftReport.DriftError> errors = new ArrayList<>();
+    // When the sandbox lets concurrent commands see each other, one account's units at a time, so
+    // that no unit's code gets the session of another account's plan role.
+    Collection<List<String>> batches =
+        sandbox.concurrentCommandsSeeEachOther()
+            ? units.stream()
+                .collect(
+                    Collectors.groupingBy(
+                        unit -> graph.account(unit).name(), TreeMap::new, Collectors.toList()))
+                .values()
+            : List.of(units);
+    int submitted = 0;
+    int done = 0;
     try {
-      for (int index = 0; index < units.size(); index++) {
-        String unit = units.get(index);
-        Path planFile = plans.resolve(index + ".tfplan");
-        completions.submit(
-            () -> planUnit(graph.account(unit), root, unit, planFile, stackGenerator));
-      }
-      for (int done = 1; done <= units.size(); done++) {
-        Outcome outcome = completions.take().get();
-        String account = graph.account(outcome.unit()).name();
-        if (outcome.error() != null) {
-          errors.add(new DriftReport.DriftError(outcome.unit(), account, outcome.error()));
-        } else if (!outcome.changes().isEmpty()) {
-          drifted.add(new DriftReport.DriftedUnit(outcome.unit(), account, outcome.changes()));
+      for (List<String> batch : batches) {
+        for (String unit : batch) {
+          Path planFile = plans.resolve(submitted++ + ".tfplan");
+          completions.submit(
+              () -> planUnit(graph.account(unit), root, unit, planFile, stackGenerator));
         }
-        progress.progress(
-            "planned "
-                + outcome.unit()
-                + ": "
-                + (outcome.error() != null
-                    ? "ERROR"
-                    : outcome.changes().isEmpty()
-                        ? "no drift"
-                        : "drifted (" + outcome.changes().size() + " changes)")
-                + " ("
-                + done
-                + "/"
-                + units.size()
-                + ")");
+        for (int left = batch.size(); left > 0; left--) {
+          done++;
+          report(completions.take().get(), graph, drifted, errors, done, units.size());
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -163,6 +160,36 @@ public final class DriftScan {
     drifted.sort(Comparator.comparing(DriftReport.DriftedUnit::unit));
     errors.sort(Comparator.comparing(DriftReport.DriftError::unit));
     return new DriftReport(head, units.size(), drifted, errors);
+  }
+
+  /** Adds one unit's outcome to the report, and says so. */
+  private void report(
+      Outcome outcome,
+      UnitGraph graph,
+      List<DriftReport.DriftedUnit> drifted,
+      List<DriftReport.DriftError> errors,
+      int done,
+      int total) {
+    String account = graph.account(outcome.unit()).name();
+    if (outcome.error() != null) {
+      errors.add(new DriftReport.DriftError(outcome.unit(), account, outcome.error()));
+    } else if (!outcome.changes().isEmpty()) {
+      drifted.add(new DriftReport.DriftedUnit(outcome.unit(), account, outcome.changes()));
+    }
+    progress.progress(
+        "planned "
+            + outcome.unit()
+            + ": "
+            + (outcome.error() != null
+                ? "ERROR"
+                : outcome.changes().isEmpty()
+                    ? "no drift"
+                    : "drifted (" + outcome.changes().size() + " changes)")
+            + " ("
+            + done
+            + "/"
+            + total
+            + ")");
   }
 
   private Outcome planUnit(

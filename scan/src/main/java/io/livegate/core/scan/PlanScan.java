@@ -164,12 +164,16 @@ public final class PlanScan {
             });
     CompletionService<Outcome> completions = new ExecutorCompletionService<>(pool);
     int running = 0;
+    String runningAccount = null;
     int finished = 0;
     int total = graph.units().size();
     try {
       while (finished < total) {
-        while (!ready.isEmpty()) {
-          String unit = ready.poll();
+        while (true) {
+          String unit = nextReady(graph, ready, running == 0 ? null : runningAccount);
+          if (unit == null) {
+            break;
+          }
           String failedDependency = firstDependencyIn(graph, unit, failures.keySet());
           if (failedDependency != null) {
             failures.put(unit, "not planned, because " + failedDependency + " failed to plan");
@@ -183,6 +187,7 @@ public final class PlanScan {
           }
           completions.submit(() -> planUnit(graph, root, unit, stackGenerator));
           running++;
+          runningAccount = graph.account(unit).name();
         }
         if (running == 0) {
           break;
@@ -229,6 +234,27 @@ public final class PlanScan {
               + String.join("\n  ", lines));
     }
     return changed;
+  }
+
+  /**
+   * The first ready unit in order, taken from {@code ready}; when the sandbox lets concurrent
+   * commands see each other and plans of {@code runningAccount} run, the first of that account only
+   * (the others wait until those finish). Null when none may start now.
+   */
+  private String nextReady(UnitGraph graph, PriorityQueue<String> ready, String runningAccount) {
+    if (runningAccount == null || !sandbox.concurrentCommandsSeeEachOther()) {
+      return ready.poll();
+    }
+    String next =
+        ready.stream()
+            .filter(unit -> graph.account(unit).name().equals(runningAccount))
+            .sorted()
+            .findFirst()
+            .orElse(null);
+    if (next != null) {
+      ready.remove(next);
+    }
+    return next;
   }
 
   private static String firstDependencyIn(UnitGraph graph, String unit, Set<String> units) {

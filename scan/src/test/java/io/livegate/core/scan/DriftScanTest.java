@@ -13,8 +13,10 @@ import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.core.testing.ScriptedCommandRunner;
 import io.livegate.core.testing.ScriptedSandbox;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,16 +58,24 @@ class DriftScanTest {
   }
 
   private DriftReport drift(RunnerKind kind, int parallelism) {
+    return drift(
+        sandbox,
+        kind,
+        Accounts.of(
+            List.of(
+                new Account("apps", "app", List.of(), List.of(), 1, 1, "arn:plan", "arn:apply"))),
+        parallelism);
+  }
+
+  private DriftReport drift(
+      ScriptedSandbox sandbox, RunnerKind kind, Accounts accounts, int parallelism) {
     return new DriftScan(runner, sandbox, kind, Map.of(), ProgressListener.silent())
         .run(
             new ScanCommand(
                 dir,
                 null,
                 "HEAD",
-                Accounts.of(
-                    List.of(
-                        new Account(
-                            "apps", "app", List.of(), List.of(), 1, 1, "arn:plan", "arn:apply"))),
+                accounts,
                 true,
                 ScanCommand.DEFAULT_FILE_PATTERN,
                 Map.of(),
@@ -88,6 +98,45 @@ class DriftScanTest {
                             + "; use the terragrunt runner, or remove the account's plan_role;"
                             + " nothing was run"));
     assertThat(runner.calls()).isEmpty();
+  }
+
+  @Test
+  void whereConcurrentCommandsSeeEachOtherOneAccountsUnitsArePlannedAtATime() {
+    repo.write("ops/dns/terragrunt.hcl", "").write("ops/vpn/terragrunt.hcl", "").commit("ops");
+    Accounts twoAccounts =
+        Accounts.of(
+            List.of(Account.of("apps", "app", List.of()), Account.of("ops", "ops", List.of())));
+    for (String unit : List.of("app/clean", "app/drifted", "ops/dns", "ops/vpn")) {
+      runner.delay(dir.resolve(unit), Duration.ofMillis(200));
+    }
+    Function<ScriptedCommandRunner.Call, String> account =
+        call -> dir.relativize(call.directory()).getName(0).toString();
+
+    DriftReport shared =
+        drift(ScriptedSandbox.oneUserForAll(), RunnerKind.TERRAFORM, twoAccounts, 3);
+
+    assertThat(shared.planned()).isEqualTo(6);
+    assertThat(runner.overlapsAcross(account)).isEmpty();
+    assertThat(runner.maxConcurrentCalls())
+        .as("one account's units still at once")
+        .isGreaterThan(1);
+
+    ScriptedCommandRunner apart = new ScriptedCommandRunner();
+    for (String unit : List.of("app/clean", "ops/dns")) {
+      apart.delay(dir.resolve(unit), Duration.ofMillis(200));
+    }
+    new DriftScan(apart, sandbox, RunnerKind.TERRAFORM, Map.of(), ProgressListener.silent())
+        .run(
+            new ScanCommand(
+                dir,
+                null,
+                "HEAD",
+                twoAccounts,
+                true,
+                ScanCommand.DEFAULT_FILE_PATTERN,
+                Map.of(),
+                6));
+    assertThat(apart.overlapsAcross(account)).as("a sandbox whose commands are apart").isNotEmpty();
   }
 
   @Test

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -55,11 +56,48 @@ class PlanScanTest {
     repo.commit("chains");
   }
 
+  @Test
+  void whereConcurrentCommandsSeeEachOtherUnitsOfDifferentAccountsAreNeverPlannedAtOnce() {
+    repo = ReferenceScenario.write(TestRepo.create(dir));
+    repo.commit("reference scenario");
+    for (String account : List.of(SHARED, DEV)) {
+      for (String unit : List.of("global", "baz", "doo")) {
+        runner.delay(unitDir(ReferenceScenario.unit(account, unit)), Duration.ofMillis(200));
+      }
+    }
+    Function<Call, String> account = call -> dir.relativize(call.directory()).getName(0).toString();
+
+    scan(ScriptedSandbox.oneUserForAll(), RunnerKind.TERRAGRUNT, ReferenceScenario.accounts(), 2);
+
+    assertThat(runner.calls(ScriptedCommandRunner.PLAN)).hasSize(10);
+    assertThat(runner.overlapsAcross(account)).isEmpty();
+    assertThat(runner.maxConcurrentCalls()).as("baz and doo of one account at once").isEqualTo(2);
+  }
+
+  @Test
+  void whereConcurrentCommandsCannotSeeEachOtherAccountsArePlannedAtOnce() {
+    repo = ReferenceScenario.write(TestRepo.create(dir));
+    repo.commit("reference scenario");
+    for (String account : List.of(SHARED, DEV)) {
+      runner.delay(unitDir(ReferenceScenario.unit(account, "global")), Duration.ofMillis(200));
+    }
+    Function<Call, String> account = call -> dir.relativize(call.directory()).getName(0).toString();
+
+    scan(RunnerKind.TERRAGRUNT, ReferenceScenario.accounts(), 2);
+
+    assertThat(runner.overlapsAcross(account)).isNotEmpty();
+  }
+
   private Path unitDir(String unit) {
     return dir.resolve(unit);
   }
 
   private DeployStack scan(RunnerKind kind, Accounts accounts, int parallelism) {
+    return scan(sandbox, kind, accounts, parallelism);
+  }
+
+  private DeployStack scan(
+      ScriptedSandbox sandbox, RunnerKind kind, Accounts accounts, int parallelism) {
     return new PlanScan(
             runner, sandbox, kind, Map.of("TF_IN_AUTOMATION", "1"), ProgressListener.silent())
         .run(
