@@ -33,6 +33,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PlanScanTest {
+  private static final String PLAN_ROLE = "arn:aws:iam::111111111111:role/livegate-plan";
+
   @TempDir Path dir;
   private TestRepo repo;
   private final ScriptedCommandRunner runner = new ScriptedCommandRunner();
@@ -86,6 +88,18 @@ class PlanScanTest {
     scan(RunnerKind.TERRAGRUNT, ReferenceScenario.accounts(), 2);
 
     assertThat(runner.overlapsAcross(account)).isNotEmpty();
+  }
+
+  /** A unit in each of two accounts: prod has a plan role, dev has none. */
+  private Accounts prodWithAPlanRoleAndDevWithout() {
+    repo = TestRepo.create(dir);
+    repo.write("prod/app/terragrunt.hcl", "");
+    repo.write("dev/app/terragrunt.hcl", "");
+    repo.commit("two accounts");
+    return Accounts.of(
+        List.of(
+            new Account("prod", "prod", List.of(), List.of(), 1, 1, PLAN_ROLE, null),
+            Account.of("dev", "dev", List.of())));
   }
 
   private Path unitDir(String unit) {
@@ -302,22 +316,13 @@ class PlanScanTest {
 
   @Test
   void theTerraformRunnerRefusesAUnitWhoseAccountHasAPlanRoleRunningNothingForIt() {
-    repo = TestRepo.create(dir);
-    repo.write("prod/app/terragrunt.hcl", "");
-    repo.write("dev/app/terragrunt.hcl", "");
-    repo.commit("two accounts");
-    String role = "arn:aws:iam::111111111111:role/livegate-plan";
-    Accounts accounts =
-        Accounts.of(
-            List.of(
-                new Account("prod", "prod", List.of(), List.of(), 1, 1, role, null),
-                Account.of("dev", "dev", List.of())));
+    Accounts accounts = prodWithAPlanRoleAndDevWithout();
 
     assertThatThrownBy(() -> scan(RunnerKind.TERRAFORM, accounts, 1))
         .isInstanceOf(LivegateException.class)
         .hasMessageContaining(
             "prod/app: the terraform runner cannot assume the plan role "
-                + role
+                + PLAN_ROLE
                 + " of prod/app; use the terragrunt runner, or remove the account's plan_role;"
                 + " nothing was run");
     assertThat(runner.calls())
@@ -327,16 +332,7 @@ class PlanScanTest {
 
   @Test
   void terragruntArgvCarriesThePlanRoleOnlyWhenTheAccountHasOne() {
-    repo = TestRepo.create(dir);
-    repo.write("prod/app/terragrunt.hcl", "");
-    repo.write("dev/app/terragrunt.hcl", "");
-    repo.commit("two accounts");
-    String role = "arn:aws:iam::111111111111:role/livegate-plan";
-    Accounts accounts =
-        Accounts.of(
-            List.of(
-                new Account("prod", "prod", List.of(), List.of(), 1, 1, role, null),
-                Account.of("dev", "dev", List.of())));
+    Accounts accounts = prodWithAPlanRoleAndDevWithout();
 
     scan(RunnerKind.TERRAGRUNT, accounts, 1);
 
@@ -355,7 +351,7 @@ class PlanScanTest {
             "--non-interactive",
             "--log-disable",
             "--iam-assume-role",
-            role,
+            PLAN_ROLE,
             "--",
             "plan",
             "-detailed-exitcode",
