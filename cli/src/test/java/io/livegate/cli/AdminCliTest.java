@@ -133,15 +133,13 @@ class AdminCliTest {
   }
 
   @Test
-  void retryScanAsksForTheScanOfADeploymentThatHoldsTheLockWithoutItsStackAndRefusesAnother() {
+  void locallyRetryScanScansNothingAndSaysThatServeScansTheDeploymentHoldingTheLock() {
     long stuck;
-    long queued;
     try (LocalWiring wiring = new LocalWiring(state)) {
       String sha = "1".repeat(40);
       MergedPullRequest first = new MergedPullRequest("acme/live", 1, "main", "pr-1", sha, sha);
       stuck = wiring.deployments.enqueue(first, Instant.now()).deployment().id();
       wiring.startNext.startNext("acme/live");
-      queued = queueSecondMerge(wiring, "acme/live");
     }
 
     CliRun queue = admin("queue");
@@ -150,25 +148,17 @@ class AdminCliTest {
             "acme/live: deployment "
                 + stuck
                 + " of pull request #1 holds the lock (running): its scan has not stored its units"
-                + " yet; if no scan runs, run livegate admin retry-scan "
-                + stuck
-                + "\n");
+                + " yet; if no scan runs, start livegate serve: it scans the deployment holding the"
+                + " lock when it starts\n");
 
     CliRun retried = admin("retry-scan", Long.toString(stuck));
-    assertThat(retried.exitCode()).as(retried.toString()).isZero();
+    assertThat(retried.exitCode()).as(retried.toString()).isEqualTo(1);
     assertThat(retried.out())
         .isEqualTo(
-            "deployment "
+            "this command cannot scan deployment "
                 + stuck
-                + " holds the lock but was never scanned; livegate serve scans merges\n"
-                + "launched the scan of deployment "
-                + stuck
-                + " again\n");
-
-    CliRun behind = admin("retry-scan", Long.toString(queued));
-    assertThat(behind.exitCode()).isEqualTo(1);
-    assertThat(behind.out())
-        .isEqualTo("deployment " + queued + " is queued; it is scanned when it takes the lock\n");
+                + ": the state directory holds no repository; start livegate serve: it scans the"
+                + " deployment holding the lock when it starts\n");
 
     CliRun zero = admin("retry-scan", "0");
     assertThat(zero.exitCode()).isEqualTo(1);

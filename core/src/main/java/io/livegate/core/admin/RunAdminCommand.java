@@ -35,6 +35,15 @@ public final class RunAdminCommand {
   }
 
   public AdminResult run(AdminCommand command) {
+    if (command instanceof AdminCommand.RetryScan retry && !operator.launchesScans()) {
+      return new AdminResult(
+          List.of(
+              "this command cannot scan deployment "
+                  + retry.deployment()
+                  + ": the state directory holds no repository; "
+                  + operator.whenNoScanRuns(retry.deployment())),
+          false);
+    }
     if (command instanceof AdminCommand.RetryScan retry) {
       String message = advance.retryScan(retry.deployment()).message();
       return new AdminResult(List.of(message), message.startsWith("launched "));
@@ -107,12 +116,8 @@ public final class RunAdminCommand {
     }
     if (!holder.stackStored()) {
       return held
-          + ": its scan has not stored its units yet; if no scan runs, run "
-          + operator.prefix()
-          + " "
-          + AdminCommand.RetryScan.NAME
-          + " "
-          + holder.id();
+          + ": its scan has not stored its units yet; if no scan runs, "
+          + operator.whenNoScanRuns(holder.id());
     }
     return held;
   }

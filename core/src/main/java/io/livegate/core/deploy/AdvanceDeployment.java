@@ -392,9 +392,9 @@ public final class AdvanceDeployment {
 
   /**
    * An operator launches again the scan of a deployment that holds the lock but whose scan never
-   * reported ({@code livegate admin retry-scan}). The launch is the one a redelivered merge makes:
-   * on AWS it carries the deployment's ECS client token, so a scan task that did start is not
-   * started twice. A deployment with its stack stored, or one that does not hold the lock, is
+   * reported ({@code livegate admin --aws retry-scan}). The launch is the one a redelivered merge
+   * makes: on AWS it carries the deployment's ECS client token, so a scan task that did start is
+   * not started twice. A deployment with its stack stored, or one that does not hold the lock, is
    * refused.
    */
   public Advanced retryScan(long deploymentId) {

@@ -8,10 +8,20 @@ import java.util.List;
  * page and answer that asks for an operator names the exact command to run.
  *
  * @param prefix the command line up to the subcommand
+ * @param launchesScans whether {@code retry-scan} can launch a scan from here: on AWS the admin
+ *     Lambda runs the create-deploy-stack task; the local state directory holds no repository to
+ *     scan, and {@code livegate serve} scans the deployment holding the lock when it starts
  */
-public record OperatorCommands(String prefix) {
-  public static final OperatorCommands LOCAL = new OperatorCommands("livegate admin");
-  public static final OperatorCommands AWS = new OperatorCommands("livegate admin --aws");
+public record OperatorCommands(String prefix, boolean launchesScans) {
+  public static final OperatorCommands LOCAL = new OperatorCommands("livegate admin", false);
+  public static final OperatorCommands AWS = new OperatorCommands("livegate admin --aws", true);
+
+  /** What to do when deployment {@code deploymentId} holds the lock and no scan runs for it. */
+  public String whenNoScanRuns(long deploymentId) {
+    return launchesScans
+        ? "run " + prefix + " retry-scan " + deploymentId
+        : "start livegate serve: it scans the deployment holding the lock when it starts";
+  }
 
   /**
    * The command that resolves the deployment held in {@code rollback_failed}: it names the first

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.livegate.core.admin.RunAdminCommand;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.MergedPullRequest;
+import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.pr.LockScope;
 import io.livegate.lambdas.Handlers;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
@@ -37,7 +38,8 @@ class AdminHandlerTest {
               scans,
               new InMemoryMergeLock(),
               (repository, sha, context, state, description, targetUrl) -> {},
-              LockScope.REPO)
+              LockScope.REPO,
+              OperatorCommands.AWS)
           .admin();
   private final AdminHandler handler = new AdminHandler(() -> admin);
 
@@ -117,7 +119,7 @@ class AdminHandlerTest {
             "acme/live: deployment "
                 + stuck
                 + " of pull request #1 holds the lock (running): its scan has not stored its"
-                + " units yet; if no scan runs, run livegate admin retry-scan "
+                + " units yet; if no scan runs, run livegate admin --aws retry-scan "
                 + stuck,
             "  waiting: deployment " + queued + " of pull request #2 (merge 222222222222)");
 

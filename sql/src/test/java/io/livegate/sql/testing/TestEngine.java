@@ -63,23 +63,29 @@ public final class TestEngine {
     this.castVote = engine.castVote();
   }
 
-  /** The engine over this metadb with the given runtime ports. */
+  /** The engine over this metadb with the given runtime ports, as the local runtime builds it. */
   public Engine engine(
       FlowLauncher flows,
       ScanLauncher scans,
       MergeLock lock,
       CommitStatusPublisher github,
       LockScope scope) {
+    return engine(flows, scans, lock, github, scope, OperatorCommands.LOCAL);
+  }
+
+  /** The engine over this metadb with the given runtime ports and operator commands. */
+  public Engine engine(
+      FlowLauncher flows,
+      ScanLauncher scans,
+      MergeLock lock,
+      CommitStatusPublisher github,
+      LockScope scope,
+      OperatorCommands operator) {
     return Engine.build(
         new Engine.Stores(deployments, executions, votes, metadb.pullRequests(), metadb.statuses()),
         new Engine.Runtime(flows, scans, lock, github),
         new Engine.Settings(
-            policy,
-            RunnerKind.TERRAFORM,
-            scope,
-            STATUS_URL,
-            OperatorCommands.LOCAL,
-            Clock.systemUTC()));
+            policy, RunnerKind.TERRAFORM, scope, STATUS_URL, operator, Clock.systemUTC()));
   }
 
   /** The engine with recorders for the ports a test does not look at. */
