@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -72,13 +71,11 @@ final class DemoCli implements Callable<Integer> {
           wiring,
           deployment,
           RunnerKind.TERRAFORM,
-          local.failurePolicy,
+          local,
+          !interactive,
           // --interactive: the terminal is every voter's channel
-          local.settings(!interactive, voter -> interactive),
-          local.port,
-          local.gracePeriod,
-          out,
-          Map.of("TF_IN_AUTOMATION", "1"));
+          voter -> interactive,
+          out);
     } catch (LivegateException e) {
       throw new LivegateException(
           e.getMessage() + " (the demo's files are in " + workspace + ")", e);

@@ -6,7 +6,6 @@ import io.livegate.core.deploy.Deployment;
 import io.livegate.core.runner.RunnerKind;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -79,15 +78,7 @@ final class DeployCli implements Callable<Integer> {
               local.settings(run.autoApprove).parallelism(),
               progress);
       return LocalRun.run(
-          wiring,
-          deployment,
-          kind,
-          local.failurePolicy,
-          local.settings(run.autoApprove, LocalRun.LOCAL_OPERATOR::equals),
-          local.port,
-          local.gracePeriod,
-          out,
-          Map.of("TF_IN_AUTOMATION", "1"));
+          wiring, deployment, kind, local, run.autoApprove, LocalRun.LOCAL_OPERATOR::equals, out);
     }
   }
 }

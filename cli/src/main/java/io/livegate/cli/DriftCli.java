@@ -173,15 +173,7 @@ final class DriftCli implements Callable<Integer> {
               parallelism,
               progress);
       return LocalRun.run(
-          wiring,
-          deployment,
-          kind,
-          local.failurePolicy,
-          local.settings(run.autoApprove, LocalRun.LOCAL_OPERATOR::equals),
-          local.port,
-          local.gracePeriod,
-          out,
-          Map.of("TF_IN_AUTOMATION", "1"));
+          wiring, deployment, kind, local, run.autoApprove, LocalRun.LOCAL_OPERATOR::equals, out);
     }
   }
 }

@@ -12,7 +12,6 @@ import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.DeploymentView;
-import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.drift.DriftReport;
 import io.livegate.core.repo.GitRepo;
@@ -25,10 +24,10 @@ import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /** What deploy, demo and resume share: scanning, queueing and running a deployment locally. */
 final class LocalRun {
@@ -218,20 +217,25 @@ final class LocalRun {
     return status.isFinished() ? "" : "; run livegate resume to finish it";
   }
 
-  /** Runs the deployment to its end, prints the summary, and returns the exit code. */
+  /**
+   * Runs the deployment to its end with the command's local options, prints the summary, and
+   * returns the exit code.
+   *
+   * @param voterAtTerminal the voters for whom this terminal is their channel: their links are
+   *     printed
+   */
   static int run(
       LocalWiring wiring,
       Deployment deployment,
       RunnerKind runner,
-      FailurePolicy policy,
-      LocalDeployer.Settings settings,
-      int port,
-      Duration gracePeriod,
-      PrintWriter out,
-      Map<String, String> runnerEnvironment) {
+      LocalOptions local,
+      boolean autoApprove,
+      Predicate<String> voterAtTerminal,
+      PrintWriter out) {
+    int port = local.port;
     wiring.show(deployment.id());
     wiring.drainOnSignals(
-        gracePeriod,
+        local.gracePeriod,
         line -> {
           out.println("livegate: " + line);
           out.flush();
@@ -240,14 +244,14 @@ final class LocalRun {
         wiring.deployer(
             Path.of(deployment.pullRequest().repository()),
             runner,
-            policy,
-            settings,
+            local.failurePolicy,
+            local.settings(autoApprove, voterAtTerminal),
             port,
             line -> {
               out.println(line);
               out.flush();
             },
-            runnerEnvironment);
+            Map.of("TF_IN_AUTOMATION", "1"));
     out.println("livegate: " + wiring.sandbox.description());
     out.println("status page: " + wiring.server(port).baseUrl() + "/status");
     out.flush();

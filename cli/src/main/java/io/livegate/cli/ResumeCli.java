@@ -6,7 +6,6 @@ import io.livegate.core.deploy.DeploymentStatus;
 import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -55,12 +54,10 @@ final class ResumeCli implements Callable<Integer> {
                     wiring,
                     deployment,
                     run.kind(),
-                    local.failurePolicy,
-                    local.settings(run.autoApprove, LocalRun.LOCAL_OPERATOR::equals),
-                    local.port,
-                    local.gracePeriod,
-                    out,
-                    Map.of("TF_IN_AUTOMATION", "1")));
+                    local,
+                    run.autoApprove,
+                    LocalRun.LOCAL_OPERATOR::equals,
+                    out));
       }
       if (resumed.isEmpty()) {
         out.println(
