@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.sts.model.Credentials;
  * account's plan role for a plan, its apply role for an apply), never the task role's, which may
  * read the metadb secret, write plan artifacts and answer task tokens.
  *
- * <p>A command's {@code --iam-assume-role ROLE} (see {@code RunnerKind.TERRAGRUNT}) is taken out of
+ * <p>A command's {@code --iam-assume-role ROLE} (see {@code RunnerArgv.TERRAGRUNT}) is taken out of
  * its argv, and the session's {@code AWS_ACCESS_KEY_ID}, {@code AWS_SECRET_ACCESS_KEY} and {@code
  * AWS_SESSION_TOKEN}, with the region, are added to its environment. The flag goes because
  * terragrunt would otherwise assume ROLE again from ROLE's own session, which a role's trust policy

@@ -9,7 +9,7 @@ import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
 import java.time.Clock;
@@ -117,10 +117,10 @@ public final class AwsEngine {
                     RuntimeContract.Engine.FAILURE_POLICY,
                     FailurePolicy.ABORT_DEPENDENTS),
                 enumValue(
-                    RunnerKind.class,
+                    RunnerArgv.class,
                     environment,
                     RuntimeContract.Engine.RUNNER,
-                    RunnerKind.TERRAGRUNT),
+                    RunnerArgv.TERRAGRUNT),
                 LockScope.fromId(
                     Env.optional(
                         environment, RuntimeContract.Engine.LOCK_SCOPE, LockScope.REPO.id())),

@@ -2,7 +2,7 @@ package io.livegate.cli;
 
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.config.AccountsFile;
+import io.livegate.scan.config.AccountsFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

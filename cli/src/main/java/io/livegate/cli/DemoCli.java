@@ -5,7 +5,7 @@ import io.livegate.cli.local.LocalWiring;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.deploy.Deployment;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -45,7 +45,7 @@ final class DemoCli implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    LocalRun.requireTool(RunnerKind.TERRAFORM, livegate.environment());
+    LocalRun.requireTool(RunnerArgv.TERRAFORM, livegate.environment());
     PrintWriter out = spec.commandLine().getOut();
     Path workspace = dir != null ? dir : Files.createTempDirectory("livegate-demo-");
     Path repository = workspace.resolve("live");
@@ -63,14 +63,14 @@ final class DemoCli implements Callable<Integer> {
               "HEAD~1",
               "HEAD",
               AccountsFiles.read(accountsFile),
-              RunnerKind.TERRAFORM,
+              RunnerArgv.TERRAFORM,
               livegate.environment(),
               local.settings(!interactive).parallelism(),
               progress);
       return LocalRun.run(
           wiring,
           deployment,
-          RunnerKind.TERRAFORM,
+          RunnerArgv.TERRAFORM,
           local,
           !interactive,
           // --interactive: the terminal is every voter's channel

@@ -3,7 +3,7 @@ package io.livegate.cli;
 import io.livegate.cli.local.LocalWiring;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.deploy.Deployment;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -60,7 +60,7 @@ final class DeployCli implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    RunnerKind kind = run.kind();
+    RunnerArgv kind = run.kind();
     LocalRun.requireTool(kind, livegate.environment());
     PrintWriter out = spec.commandLine().getOut();
     ProgressListener progress =

@@ -7,11 +7,11 @@ import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.drift.DriftReport;
 import io.livegate.core.drift.DriftReportFormat;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
-import io.livegate.core.scan.DriftScan;
-import io.livegate.core.scan.ScanCommand;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.scan.DriftScan;
+import io.livegate.scan.ScanCommand;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -98,7 +98,7 @@ final class DriftCli implements Callable<Integer> {
     if (run.autoApprove && !reconcile) {
       throw new LivegateException("--auto-approve votes on a reconcile: pass --reconcile with it");
     }
-    RunnerKind kind = run.kind();
+    RunnerArgv kind = run.kind();
     LocalRun.requireTool(kind, livegate.environment());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -155,7 +155,7 @@ final class DriftCli implements Callable<Integer> {
   private int reconcile(
       DriftReport report,
       Accounts accounts,
-      RunnerKind kind,
+      RunnerArgv kind,
       int parallelism,
       PrintWriter out,
       ProgressListener progress) {

@@ -2,7 +2,7 @@ package io.livegate.cli;
 
 import io.livegate.cli.local.LocalDeployer;
 import io.livegate.core.deploy.FailurePolicy;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Predicate;
@@ -98,8 +98,8 @@ final class LocalOptions {
         voterAtTerminal);
   }
 
-  static RunnerKind kind(Runner runner) {
-    return runner == Runner.terraform ? RunnerKind.TERRAFORM : RunnerKind.TERRAGRUNT;
+  static RunnerArgv kind(Runner runner) {
+    return runner == Runner.terraform ? RunnerArgv.TERRAFORM : RunnerArgv.TERRAGRUNT;
   }
 
   static final class PolicyConverter implements picocli.CommandLine.ITypeConverter<FailurePolicy> {

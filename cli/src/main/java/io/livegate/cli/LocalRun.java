@@ -14,12 +14,12 @@ import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.DeploymentView;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.drift.DriftReport;
-import io.livegate.core.repo.GitRepo;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.GraphScan;
-import io.livegate.core.scan.QueueReconcile;
-import io.livegate.core.scan.ScanCommand;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.DeployStack;
+import io.livegate.scan.GraphScan;
+import io.livegate.scan.QueueReconcile;
+import io.livegate.scan.ScanCommand;
+import io.livegate.scan.repo.GitRepo;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -37,8 +37,8 @@ final class LocalRun {
   private LocalRun() {}
 
   /** Fails with one line when the runner's program is not on PATH. */
-  static void requireTool(RunnerKind runner, Map<String, String> environment) {
-    String program = runner == RunnerKind.TERRAFORM ? "terraform" : "terragrunt";
+  static void requireTool(RunnerArgv runner, Map<String, String> environment) {
+    String program = runner == RunnerArgv.TERRAFORM ? "terraform" : "terragrunt";
     for (String dir : environment.getOrDefault("PATH", "").split(File.pathSeparator)) {
       if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
         return;
@@ -47,7 +47,7 @@ final class LocalRun {
     throw new LivegateException(
         program
             + " is not installed or not on PATH; livegate runs it to plan and apply"
-            + (runner == RunnerKind.TERRAGRUNT ? " (or pass --runner terraform)" : ""));
+            + (runner == RunnerArgv.TERRAGRUNT ? " (or pass --runner terraform)" : ""));
   }
 
   /** Accounts for local runs: those without voters get the local operator. */
@@ -78,7 +78,7 @@ final class LocalRun {
       String base,
       String head,
       Accounts accounts,
-      RunnerKind runner,
+      RunnerArgv runner,
       Map<String, String> environment,
       int parallelism,
       ProgressListener progress) {
@@ -140,7 +140,7 @@ final class LocalRun {
       DriftReport report,
       String driftRun,
       Accounts accounts,
-      RunnerKind runner,
+      RunnerArgv runner,
       Map<String, String> environment,
       int parallelism,
       ProgressListener progress) {
@@ -227,7 +227,7 @@ final class LocalRun {
   static int run(
       LocalWiring wiring,
       Deployment deployment,
-      RunnerKind runner,
+      RunnerArgv runner,
       LocalOptions local,
       boolean autoApprove,
       Predicate<String> voterAtTerminal,

@@ -1,6 +1,6 @@
 package io.livegate.cli;
 
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import picocli.CommandLine.Option;
 
 /** How deploy and resume run units: the tool, and whether votes are cast for the voters. */
@@ -17,7 +17,7 @@ final class RunOptions {
       description = "Approve each unit on the voters' behalf after mailing its vote links.")
   boolean autoApprove;
 
-  RunnerKind kind() {
+  RunnerArgv kind() {
     return LocalOptions.kind(runner);
   }
 }

@@ -5,15 +5,15 @@ import io.livegate.cli.render.GraphRenderer;
 import io.livegate.cli.render.TextRenderer;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
-import io.livegate.core.repo.GitSourceCache;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
-import io.livegate.core.scan.GraphScan;
-import io.livegate.core.scan.PlanScan;
-import io.livegate.core.scan.ScanCommand;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.DeployStackJson;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.scan.GraphScan;
+import io.livegate.scan.PlanScan;
+import io.livegate.scan.ScanCommand;
+import io.livegate.scan.repo.GitSourceCache;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -200,8 +200,8 @@ final class ScanCli implements Callable<Integer> {
         .run(command);
   }
 
-  private RunnerKind runnerKind() {
-    return runner == Runner.terraform ? RunnerKind.TERRAFORM : RunnerKind.TERRAGRUNT;
+  private RunnerArgv runnerKind() {
+    return runner == Runner.terraform ? RunnerArgv.TERRAFORM : RunnerArgv.TERRAGRUNT;
   }
 
   private Pattern pattern() {

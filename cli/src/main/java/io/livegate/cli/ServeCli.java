@@ -9,7 +9,7 @@ import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.PlanComments;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.github.GitHubClient;
@@ -132,7 +132,7 @@ final class ServeCli implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    RunnerKind kind = run.kind();
+    RunnerArgv kind = run.kind();
     Map<String, String> environment = livegate.environment();
     LocalRun.requireTool(kind, environment);
     PrintWriter out = spec.commandLine().getOut();

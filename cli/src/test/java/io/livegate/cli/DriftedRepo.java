@@ -2,8 +2,8 @@ package io.livegate.cli;
 
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
-import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.livegate.cli;
 
-import static io.livegate.core.scan.testing.ReferenceScenario.dependency;
+import static io.livegate.scan.testing.ReferenceScenario.dependency;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,16 +12,16 @@ import io.livegate.core.account.Accounts;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
-import io.livegate.core.scan.GraphScan;
-import io.livegate.core.scan.PlanScan;
-import io.livegate.core.scan.ScanCommand;
-import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.stack.Reason;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.scan.GraphScan;
+import io.livegate.scan.PlanScan;
+import io.livegate.scan.ScanCommand;
+import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,7 +116,7 @@ class PlanScanWithTerraformTest {
     return new PlanScan(
             recording,
             Sandbox.none("the test runs terraform as itself"),
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             TERRAFORM_ENVIRONMENT,
             line -> {})
         .run(

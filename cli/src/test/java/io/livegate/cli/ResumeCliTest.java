@@ -12,7 +12,7 @@ import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.FlowLauncher;
 import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
@@ -100,7 +100,7 @@ class ResumeCliTest {
                 new InMemoryMergeLock(),
                 (repository, sha, context, state, description, targetUrl) -> {}),
             FailurePolicy.ABORT_DEPENDENTS,
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             LockScope.REPO,
             "");
     Accounts accounts = SyntheticDeployments.accounts(1);

@@ -1,14 +1,14 @@
 package io.livegate.cli;
 
-import static io.livegate.core.scan.testing.ReferenceScenario.DEV;
-import static io.livegate.core.scan.testing.ReferenceScenario.SHARED;
-import static io.livegate.core.scan.testing.ReferenceScenario.unit;
+import static io.livegate.scan.testing.ReferenceScenario.DEV;
+import static io.livegate.scan.testing.ReferenceScenario.SHARED;
+import static io.livegate.scan.testing.ReferenceScenario.unit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.livegate.core.scan.testing.ReferenceScenario;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.scan.testing.ReferenceScenario;
+import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -17,7 +17,6 @@ import io.livegate.aws.SfnTaskTokens;
 import io.livegate.aws.TaskLogLink;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.OperatorCommands;
@@ -30,18 +29,19 @@ import io.livegate.core.pr.PlanUnit;
 import io.livegate.core.pr.PullRequestCheckout;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.pr.StatusLedger;
-import io.livegate.core.repo.Checkout;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.CreateDeployStack;
-import io.livegate.core.scan.DriftScan;
-import io.livegate.core.scan.GraphScan;
-import io.livegate.core.scan.PlanPullRequest;
-import io.livegate.core.scan.PlanScan;
-import io.livegate.core.scan.QueueReconcile;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.vote.Mailer;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.SetprivSandbox;
 import io.livegate.process.TerraRunUnitPlanner;
+import io.livegate.scan.CreateDeployStack;
+import io.livegate.scan.DriftScan;
+import io.livegate.scan.GraphScan;
+import io.livegate.scan.PlanPullRequest;
+import io.livegate.scan.PlanScan;
+import io.livegate.scan.QueueReconcile;
+import io.livegate.scan.config.AccountsFile;
+import io.livegate.scan.repo.Checkout;
 import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
@@ -127,7 +127,7 @@ public final class TaskWiring {
   }
 
   /** The engine of create-deploy-stack, which stores deployments and starts nothing. */
-  private Engine storingEngine(RunnerKind runner) {
+  private Engine storingEngine(RunnerArgv runner) {
     Metadb store = metadb.get();
     return Engine.build(
         new Engine.Stores(
@@ -178,7 +178,7 @@ public final class TaskWiring {
   }
 
   public CreateDeployStack createDeployStack() {
-    RunnerKind runner = runner();
+    RunnerArgv runner = runner();
     Accounts accounts = accounts();
     String scan = Env.optional(environment, RuntimeContract.Tasks.SCAN, "graph");
     if (!scan.equals("graph") && !scan.equals("plan")) {
@@ -327,7 +327,7 @@ public final class TaskWiring {
    * livegate/deploy} posted through that engine's ledger, then told to the trigger.
    */
   private DriftJob.Reconcile driftReconcile() {
-    RunnerKind runner = runner();
+    RunnerArgv runner = runner();
     Consumer<String> invoke =
         triggerInvoker(Env.required(environment, RuntimeContract.Tasks.TRIGGER_FUNCTION));
     Engine engine = storingEngine(runner);
@@ -405,8 +405,8 @@ public final class TaskWiring {
     return Path.of(Env.optional(environment, RuntimeContract.Tasks.WORKSPACE, "/tmp/livegate"));
   }
 
-  private RunnerKind runner() {
+  private RunnerArgv runner() {
     return AwsEngine.enumValue(
-        RunnerKind.class, environment, RuntimeContract.Engine.RUNNER, RunnerKind.TERRAGRUNT);
+        RunnerArgv.class, environment, RuntimeContract.Engine.RUNNER, RunnerArgv.TERRAGRUNT);
   }
 }

@@ -12,13 +12,13 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.flow.FlowState;
-import io.livegate.core.repo.Checkout;
 import io.livegate.core.runner.CommandRunner;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.vote.ApplyGate;
 import io.livegate.core.vote.VoteStore;
 import io.livegate.process.TerraRun;
+import io.livegate.scan.repo.Checkout;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.PlanResult;
 import java.io.IOException;
@@ -45,7 +45,7 @@ public final class TerraRunJob {
   private final Checkout checkout;
   private final CommitStatusPublisher statuses;
   private final CommandRunner runner;
-  private final RunnerKind kind;
+  private final RunnerArgv kind;
   private final Sandbox sandbox;
   private final Path workspace;
   private final Map<String, String> environment;
@@ -70,7 +70,7 @@ public final class TerraRunJob {
       Checkout checkout,
       CommitStatusPublisher statuses,
       CommandRunner runner,
-      RunnerKind kind,
+      RunnerArgv kind,
       Sandbox sandbox,
       Path workspace,
       Map<String, String> environment,

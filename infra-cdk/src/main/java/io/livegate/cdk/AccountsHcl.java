@@ -3,7 +3,7 @@ package io.livegate.cdk;
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.account.InvalidAccountsConfig;
-import io.livegate.core.config.AccountsFile;
+import io.livegate.scan.config.AccountsFile;
 import java.util.List;
 
 /**

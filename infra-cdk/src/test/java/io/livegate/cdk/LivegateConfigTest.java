@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.config.AccountsFile;
+import io.livegate.scan.config.AccountsFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

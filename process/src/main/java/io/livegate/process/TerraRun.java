@@ -4,13 +4,13 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.PlanJson;
-import io.livegate.core.repo.GitSourceCache;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
-import io.livegate.core.terragrunt.StackGenerator;
+import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.terragrunt.StackGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +41,7 @@ import java.util.function.Supplier;
 public final class TerraRun {
   private static final Duration TIMEOUT = Duration.ofHours(2);
   private static final int TAIL_LINES = 30;
-  private static final String OUT_PLAN_FILE = "-out=" + RunnerKind.PLAN_FILE;
+  private static final String OUT_PLAN_FILE = "-out=" + RunnerArgv.PLAN_FILE;
 
   /**
    * A saved plan.
@@ -67,7 +67,7 @@ public final class TerraRun {
   }
 
   private final CommandRunner runner;
-  private final RunnerKind kind;
+  private final RunnerArgv kind;
   private final Path repositoryRoot;
   private final Path plans;
   private final Map<String, String> environment;
@@ -76,7 +76,7 @@ public final class TerraRun {
 
   public TerraRun(
       CommandRunner runner,
-      RunnerKind kind,
+      RunnerArgv kind,
       Path repositoryRoot,
       Path plans,
       Map<String, String> environment) {
@@ -95,7 +95,7 @@ public final class TerraRun {
    */
   public TerraRun(
       CommandRunner runner,
-      RunnerKind kind,
+      RunnerArgv kind,
       Path repositoryRoot,
       Path plans,
       Map<String, String> environment,
@@ -145,13 +145,13 @@ public final class TerraRun {
     if (refused.isPresent()) {
       return Step.failed(refused.get());
     }
-    if (unit.contains(RunnerKind.PLAN_FILE)) {
+    if (unit.contains(RunnerArgv.PLAN_FILE)) {
       // the unit's path is data from the repository: it must never turn into the plan file's
       return Step.failed(
           "the unit path "
               + unit
               + " contains "
-              + RunnerKind.PLAN_FILE
+              + RunnerArgv.PLAN_FILE
               + ", which stands for the plan file in livegate's commands; rename the directory;"
               + " nothing was run");
     }
@@ -519,7 +519,7 @@ public final class TerraRun {
     return command.stream()
         .map(
             argument ->
-                argument.equals(RunnerKind.PLAN_FILE)
+                argument.equals(RunnerArgv.PLAN_FILE)
                     ? planFile.toString()
                     : argument.equals(OUT_PLAN_FILE) ? "-out=" + planFile : argument)
         .toList();

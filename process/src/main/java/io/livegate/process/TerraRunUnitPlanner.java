@@ -3,7 +3,7 @@ package io.livegate.process;
 import io.livegate.core.LivegateException;
 import io.livegate.core.pr.UnitPlanner;
 import io.livegate.core.runner.CommandRunner;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +18,7 @@ import java.util.Map;
  */
 public final class TerraRunUnitPlanner implements UnitPlanner {
   private final CommandRunner runner;
-  private final RunnerKind kind;
+  private final RunnerArgv kind;
   private final Path plans;
   private final Map<String, String> environment;
   private final Sandbox sandbox;
@@ -30,7 +30,7 @@ public final class TerraRunUnitPlanner implements UnitPlanner {
    */
   public TerraRunUnitPlanner(
       CommandRunner runner,
-      RunnerKind kind,
+      RunnerArgv kind,
       Path plans,
       Map<String, String> environment,
       Sandbox sandbox) {

@@ -3,8 +3,8 @@ package io.livegate.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.deploy.Execution;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.runner.RunnerArgv;
+import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -120,7 +120,7 @@ class InterruptedApplyStateLockTest {
     terraRun =
         new TerraRun(
             new ProcessCommandRunner(),
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             repo.root(),
             Files.createDirectories(dir.resolve("plans")),
             Map.of(

@@ -3,9 +3,9 @@ package io.livegate.process;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.runner.PrivateTemp;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -44,14 +44,14 @@ class PlanTimeCodeTest {
     TerraRun terraRun =
         new TerraRun(
             new ProcessCommandRunner(),
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             repo.root(),
             Files.createDirectories(dir.resolve("plans")),
             environment);
 
     TerraRun.Step<TerraRun.Plan> plan =
         terraRun.plan(
-            UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, null, List.of()), null);
+            UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, null, List.of()), null);
 
     System.out.println("what the plan-time provider saw:\n" + spy.log());
     assertThat(plan.error()).as("the spy is no real provider").isNotNull();
@@ -144,12 +144,12 @@ class PlanTimeCodeTest {
     TerraRun terraRun =
         new TerraRun(
             new ProcessCommandRunner(),
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             repo.root(),
             plans,
             spy.environment(),
             sandbox);
     return terraRun.plan(
-        UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, null, List.of()), null);
+        UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, null, List.of()), null);
   }
 }

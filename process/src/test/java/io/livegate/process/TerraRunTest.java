@@ -6,9 +6,9 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.runner.CommandResult;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.testing.ScriptedCommandRunner;
+import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,7 +39,7 @@ class TerraRunTest {
     Path plans = Files.createDirectories(dir.resolve("plans"));
     terraRun =
         new TerraRun(
-            new ProcessCommandRunner(), RunnerKind.TERRAFORM, repo.root(), plans, Map.of());
+            new ProcessCommandRunner(), RunnerArgv.TERRAFORM, repo.root(), plans, Map.of());
   }
 
   @Test
@@ -140,12 +140,12 @@ class TerraRunTest {
   void theTerraformRunnerRefusesAPlanRoleItCannotAssumeAndRunsNothing() {
     ScriptedCommandRunner runner = new ScriptedCommandRunner();
     TerraRun terraform =
-        new TerraRun(runner, RunnerKind.TERRAFORM, dir, dir.resolve("plans"), Map.of());
+        new TerraRun(runner, RunnerArgv.TERRAFORM, dir, dir.resolve("plans"), Map.of());
     String planRole = "arn:aws:iam::111111111111:role/livegate-plan";
 
     TerraRun.Step<TerraRun.Plan> plan =
         terraform.plan(
-            UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, planRole, List.of()), planRole);
+            UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, planRole, List.of()), planRole);
 
     assertThat(plan.error())
         .isEqualTo(
@@ -161,12 +161,12 @@ class TerraRunTest {
   void aUnitPathThatContainsThePlanFilePlaceholderIsRefusedAndNothingRuns() {
     ScriptedCommandRunner runner = new ScriptedCommandRunner();
     TerraRun terragrunt =
-        new TerraRun(runner, RunnerKind.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
+        new TerraRun(runner, RunnerArgv.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
     String unit = "dev/{plan_file}";
 
     TerraRun.Step<TerraRun.Plan> plan =
         terragrunt.plan(
-            unit, "d1-app", RunnerKind.TERRAGRUNT.planCommands(unit, null, List.of()), null);
+            unit, "d1-app", RunnerArgv.TERRAGRUNT.planCommands(unit, null, List.of()), null);
 
     assertThat(plan.error())
         .isEqualTo(
@@ -207,7 +207,7 @@ class TerraRunTest {
                 + "\"}]}}}",
             false));
     TerraRun terragrunt =
-        new TerraRun(runner, RunnerKind.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
+        new TerraRun(runner, RunnerArgv.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
     Execution execution = execution("d1-app", List.of());
     ExecutionSpec spec = execution.spec();
     Execution withRoles =

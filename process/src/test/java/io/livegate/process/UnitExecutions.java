@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.ExecutionStatus;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import java.time.Instant;
 import java.util.List;
 
@@ -15,7 +15,7 @@ final class UnitExecutions {
 
   /** A running execution of {@code unit}; with destroy targets it is a rollback. */
   static Execution execution(String unit, String name, List<String> destroyTargets) {
-    RunnerKind terraform = RunnerKind.TERRAFORM;
+    RunnerArgv terraform = RunnerArgv.TERRAFORM;
     ExecutionSpec spec =
         new ExecutionSpec(
             unit,

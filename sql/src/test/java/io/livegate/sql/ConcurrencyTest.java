@@ -16,7 +16,7 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.RollbackExecutions;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteResult;
@@ -244,7 +244,7 @@ class ConcurrencyTest {
         () ->
             engine.deployments.startRollback(
                 id,
-                RollbackExecutions.rollbacks(engine.executions.list(id), RunnerKind.TERRAFORM),
+                RollbackExecutions.rollbacks(engine.executions.list(id), RunnerArgv.TERRAFORM),
                 Instant.now());
     RecordOutcome yTrigger =
         new RecordOutcome(
@@ -252,7 +252,7 @@ class ConcurrencyTest {
             engine.executions,
             engine.startNext,
             FailurePolicy.ABORT_DEPENDENTS,
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             Clock.systemUTC());
 
     OutcomeResult y = yTrigger.record(released.get(1).id(), ExecutionStatus.SUCCEEDED);

@@ -10,7 +10,7 @@ import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.MergedPullRequest;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.sql.testing.SyntheticDeployments;
 import io.livegate.sql.testing.TestEngine;
@@ -61,7 +61,7 @@ class HostileDataTest {
     return engine
         .create
         .create(
-            new CreateDeploymentCommand(hostile, command.stack(), accounts, RunnerKind.TERRAFORM))
+            new CreateDeploymentCommand(hostile, command.stack(), accounts, RunnerArgv.TERRAFORM))
         .deployment()
         .id();
   }

@@ -13,12 +13,12 @@ import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestPlanner;
-import io.livegate.core.repo.Checkout;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.CreateDeployStack;
-import io.livegate.core.scan.GraphScan;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.webhook.WebhookReceiver;
 import io.livegate.core.webhook.WebhookSettings;
+import io.livegate.scan.CreateDeployStack;
+import io.livegate.scan.GraphScan;
+import io.livegate.scan.repo.Checkout;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -41,7 +41,7 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
   public record Settings(
       String repositoryUrl,
       Accounts accounts,
-      RunnerKind runner,
+      RunnerArgv runner,
       FailurePolicy policy,
       LocalDeployer.Settings deploy,
       LockScope lockScope,

@@ -9,13 +9,13 @@ import io.livegate.core.pr.PlanUnit;
 import io.livegate.core.pr.PlanUnitCommand;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.pr.PullRequestPlanner;
-import io.livegate.core.repo.Checkout;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
-import io.livegate.core.scan.GraphScan;
-import io.livegate.core.scan.PlanPullRequest;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.TerraRunUnitPlanner;
+import io.livegate.scan.GraphScan;
+import io.livegate.scan.PlanPullRequest;
+import io.livegate.scan.repo.Checkout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -53,7 +53,7 @@ public final class LocalPullRequestPlanner implements PullRequestPlanner, AutoCl
       String repositoryUrl,
       Optional<String> cloneToken,
       Accounts accounts,
-      RunnerKind runner,
+      RunnerArgv runner,
       int parallelism,
       boolean planForks,
       Map<String, String> runnerEnvironment) {

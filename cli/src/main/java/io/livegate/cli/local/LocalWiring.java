@@ -11,7 +11,7 @@ import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.deploy.StartNextDeployment;
 import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.VoteLinks;
@@ -79,7 +79,7 @@ public final class LocalWiring implements AutoCloseable {
         engine(
             deployRuntime(line -> {}),
             FailurePolicy.ABORT_DEPENDENTS,
-            RunnerKind.TERRAGRUNT,
+            RunnerArgv.TERRAGRUNT,
             LockScope.REPO,
             "");
     this.startNext = engine.startNext();
@@ -147,7 +147,7 @@ public final class LocalWiring implements AutoCloseable {
   public Engine engine(
       Engine.Runtime runtime,
       FailurePolicy policy,
-      RunnerKind runner,
+      RunnerArgv runner,
       LockScope lockScope,
       String statusUrl) {
     var store = metadb.metadb();
@@ -189,7 +189,7 @@ public final class LocalWiring implements AutoCloseable {
     return engine(
             deployRuntime(log),
             FailurePolicy.ABORT_DEPENDENTS,
-            RunnerKind.TERRAGRUNT,
+            RunnerArgv.TERRAGRUNT,
             LockScope.REPO,
             "")
         .admin();
@@ -198,7 +198,7 @@ public final class LocalWiring implements AutoCloseable {
   /** An executor for deployments of the repository at {@code repositoryRoot}, on its own. */
   public LocalDeployer deployer(
       Path repositoryRoot,
-      RunnerKind runner,
+      RunnerArgv runner,
       FailurePolicy policy,
       LocalDeployer.Settings settings,
       int port,
@@ -217,7 +217,7 @@ public final class LocalWiring implements AutoCloseable {
   /** An executor whose flows' ends advance the queue through {@code advance}. */
   public LocalDeployer deployer(
       Path repositoryRoot,
-      RunnerKind runner,
+      RunnerArgv runner,
       AdvanceDeployment advance,
       LocalDeployer.Settings settings,
       int port,

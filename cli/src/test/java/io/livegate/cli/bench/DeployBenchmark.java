@@ -5,7 +5,7 @@ import io.livegate.cli.local.LocalWiring;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

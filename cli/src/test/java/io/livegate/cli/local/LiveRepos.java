@@ -1,7 +1,7 @@
 package io.livegate.cli.local;
 
 import io.livegate.cli.example.ExampleRepo;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

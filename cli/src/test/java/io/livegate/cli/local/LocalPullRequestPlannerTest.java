@@ -8,12 +8,12 @@ import io.livegate.core.pr.PlanComment;
 import io.livegate.core.pr.PlanComments;
 import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PullRequestHead;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.testing.InMemoryPullRequestCommenter;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.testing.RecordingStatuses.Status;
 import io.livegate.process.BubblewrapSandbox;
+import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,7 +64,7 @@ class LocalPullRequestPlannerTest {
                 repo.root().toString(),
                 Optional.empty(),
                 Accounts.wholeRepository(),
-                RunnerKind.TERRAFORM,
+                RunnerArgv.TERRAFORM,
                 2,
                 false,
                 Map.of()),

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.livegate.cli.CliRun;
 import io.livegate.cli.DriftedRepo;
 import io.livegate.cli.Livegate;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.process.PlanTimeSpy;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.TerraRun;
+import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -49,13 +49,13 @@ class PlanTimeCodeLocallyTest {
       TerraRun terraRun =
           new TerraRun(
               new ProcessCommandRunner(),
-              RunnerKind.TERRAFORM,
+              RunnerArgv.TERRAFORM,
               repo.root(),
               wiring.state.plans(),
               spy.environment(),
               wiring.sandbox);
 
-      terraRun.plan(UNIT, "d1-app", RunnerKind.TERRAFORM.planCommands(UNIT, null, List.of()), null);
+      terraRun.plan(UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, null, List.of()), null);
 
       System.out.println(wiring.sandbox.description());
       System.out.println("what the plan-time provider saw:\n" + spy.log());

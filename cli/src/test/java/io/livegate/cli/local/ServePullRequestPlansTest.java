@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.scan.testing.TestRepo;
 import io.livegate.sql.testing.Webhooks;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

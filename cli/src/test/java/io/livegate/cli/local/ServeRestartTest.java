@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.scan.testing.TestRepo;
 import io.livegate.sql.testing.Webhooks;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

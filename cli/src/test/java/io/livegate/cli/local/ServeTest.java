@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.cli.example.ExampleRepo;
-import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
@@ -14,10 +13,11 @@ import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestHead;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.core.webhook.WebhookSignature;
+import io.livegate.scan.config.AccountsFile;
 import io.livegate.sql.testing.Webhooks;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -59,7 +59,7 @@ class ServeTest {
               AccountsFile.parse(
                   ExampleRepo.ACCOUNTS_FILE,
                   Files.readString(repo.resolve(ExampleRepo.ACCOUNTS_FILE))),
-              RunnerKind.TERRAFORM,
+              RunnerArgv.TERRAFORM,
               FailurePolicy.ABORT_DEPENDENTS,
               new LocalDeployer.Settings(2, true, false, Duration.ofMinutes(5)),
               LockScope.REPO,

@@ -6,7 +6,7 @@ import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.PullRequestHead;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.core.webhook.WebhookSignature;
@@ -51,7 +51,7 @@ class SlowClientsTest {
           new LocalPipeline.Settings(
               dir.resolve("live").toString(),
               Accounts.wholeRepository(),
-              RunnerKind.TERRAFORM,
+              RunnerArgv.TERRAFORM,
               FailurePolicy.ABORT_DEPENDENTS,
               new LocalDeployer.Settings(1, false, false, Duration.ofMinutes(5)),
               LockScope.REPO,

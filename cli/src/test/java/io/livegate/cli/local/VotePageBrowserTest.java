@@ -12,7 +12,7 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.deploy.RecordOutcome;
 import io.livegate.core.deploy.ReleaseReadyExecutions;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.AccountOrder;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.PlannedExecution;
@@ -79,7 +79,7 @@ class VotePageBrowserTest {
             wiring.executions,
             wiring.startNext,
             FailurePolicy.ABORT_DEPENDENTS,
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             clock);
   }
 
@@ -239,7 +239,7 @@ class VotePageBrowserTest {
                     new MergedPullRequest(repository, 7, "main", "change", "base", "head"),
                     stack,
                     accounts,
-                    RunnerKind.TERRAFORM))
+                    RunnerArgv.TERRAFORM))
             .deployment()
             .id();
     Execution app = release.release(id).get(0);

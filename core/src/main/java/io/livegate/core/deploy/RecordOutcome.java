@@ -1,7 +1,7 @@
 package io.livegate.core.deploy;
 
 import io.livegate.core.LivegateException;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
@@ -28,7 +28,7 @@ public final class RecordOutcome {
   private final ExecutionStore executions;
   private final StartNextDeployment startNext;
   private final FailurePolicy policy;
-  private final RunnerKind runner;
+  private final RunnerArgv runner;
   private final Clock clock;
 
   public RecordOutcome(
@@ -36,7 +36,7 @@ public final class RecordOutcome {
       ExecutionStore executions,
       StartNextDeployment startNext,
       FailurePolicy policy,
-      RunnerKind runner,
+      RunnerArgv runner,
       Clock clock) {
     this.deployments = deployments;
     this.executions = executions;

@@ -1,6 +1,6 @@
 package io.livegate.core.deploy;
 
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,7 +24,7 @@ import java.util.TreeSet;
 public final class RollbackExecutions {
   private RollbackExecutions() {}
 
-  public static List<ExecutionSpec> rollbacks(List<Execution> executions, RunnerKind runner) {
+  public static List<ExecutionSpec> rollbacks(List<Execution> executions, RunnerArgv runner) {
     List<Execution> normal =
         executions.stream().filter(execution -> !execution.rollback()).toList();
     // A voted destroy of a deleted unit is never undone: its resources are gone on purpose.

@@ -3,7 +3,7 @@ package io.livegate.core.deploy;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.PlannedExecution;
@@ -25,7 +25,7 @@ public final class StackExecutions {
   private StackExecutions() {}
 
   public static List<ExecutionSpec> executions(
-      DeployStack stack, Accounts accounts, RunnerKind runner) {
+      DeployStack stack, Accounts accounts, RunnerArgv runner) {
     SortedMap<String, DeletedUnit> destroyed = new TreeMap<>();
     stack.deleted().stream().filter(DeletedUnit::destroy).forEach(u -> destroyed.put(u.unit(), u));
     Map<String, Integer> destroyLayers = new HashMap<>();

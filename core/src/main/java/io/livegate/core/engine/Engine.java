@@ -21,7 +21,7 @@ import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.OpenPullRequests;
 import io.livegate.core.pr.StatusLedger;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.VoteStore;
 import java.time.Clock;
@@ -88,7 +88,7 @@ public final class Engine {
    */
   public record Settings(
       FailurePolicy policy,
-      RunnerKind runner,
+      RunnerArgv runner,
       LockScope lockScope,
       String statusUrl,
       OperatorCommands operator,

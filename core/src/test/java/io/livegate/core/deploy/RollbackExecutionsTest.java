@@ -2,7 +2,7 @@ package io.livegate.core.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +92,7 @@ class RollbackExecutionsTest {
             execution(1, "old/queue", 0, Map.of(), List.of("terraform_data.queue"), false, true),
             execution(2, "app", 1, Map.of(1L, "old/queue"), List.of("terraform_data.app")));
 
-    assertThat(RollbackExecutions.rollbacks(executions, RunnerKind.TERRAFORM))
+    assertThat(RollbackExecutions.rollbacks(executions, RunnerArgv.TERRAFORM))
         .extracting(ExecutionSpec::unit)
         .containsExactly("app");
   }
@@ -100,7 +100,7 @@ class RollbackExecutionsTest {
   @Test
   void rollbacksRunInReverseOrderThroughUnitsWithoutARollback() {
     Map<String, ExecutionSpec> rollbacks =
-        byUnit(RollbackExecutions.rollbacks(REFERENCE, RunnerKind.TERRAFORM));
+        byUnit(RollbackExecutions.rollbacks(REFERENCE, RunnerArgv.TERRAFORM));
 
     assertThat(rollbacks.keySet()).containsExactlyInAnyOrder("global", "doo", "bar", "foo");
     assertThat(rollbacks.get("foo").dependsOn()).isEmpty();
@@ -116,7 +116,7 @@ class RollbackExecutionsTest {
   @Test
   void rollbacksDestroyExactlyTheNewResourcesByTheirFullModuleAddresses() {
     ExecutionSpec global =
-        byUnit(RollbackExecutions.rollbacks(REFERENCE, RunnerKind.TERRAFORM)).get("global");
+        byUnit(RollbackExecutions.rollbacks(REFERENCE, RunnerArgv.TERRAFORM)).get("global");
 
     assertThat(global.destroyTargets()).containsExactly(SUBNET, "terraform_data.a");
     assertThat(global.planCommands().get(1))
@@ -133,6 +133,6 @@ class RollbackExecutionsTest {
             execution(1, "global", 0, Map.of(), List.of()),
             execution(2, "global", 0, Map.of(), List.of("terraform_data.a"), true));
 
-    assertThat(RollbackExecutions.rollbacks(nothingNew, RunnerKind.TERRAFORM)).isEmpty();
+    assertThat(RollbackExecutions.rollbacks(nothingNew, RunnerArgv.TERRAFORM)).isEmpty();
   }
 }

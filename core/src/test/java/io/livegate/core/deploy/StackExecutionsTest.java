@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.AccountOrder;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
@@ -45,7 +45,7 @@ class StackExecutionsTest {
   @Test
   void deletedUnitsAreDestroyedDependentsFirstFromTheBaseWithPlanDestroy() {
     List<ExecutionSpec> specs =
-        StackExecutions.executions(stack(true), DESTROYING, RunnerKind.TERRAFORM);
+        StackExecutions.executions(stack(true), DESTROYING, RunnerArgv.TERRAFORM);
 
     assertThat(specs)
         .extracting(
@@ -67,7 +67,7 @@ class StackExecutionsTest {
   @Test
   void deletedUnitsOfAnAccountThatDoesNotDestroyThemMakeNoExecutions() {
     List<ExecutionSpec> specs =
-        StackExecutions.executions(stack(false), DESTROYING, RunnerKind.TERRAFORM);
+        StackExecutions.executions(stack(false), DESTROYING, RunnerArgv.TERRAFORM);
 
     assertThat(specs)
         .extracting(ExecutionSpec::unit, ExecutionSpec::layer, ExecutionSpec::dependsOn)

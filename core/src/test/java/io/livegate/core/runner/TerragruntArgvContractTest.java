@@ -43,7 +43,7 @@ class TerragruntArgvContractTest {
 
   @Test
   void plansTakeNoStateLockAndCarryThePlanRoleWhileApplyCarriesTheApplyRole() {
-    RunnerKind runner = RunnerKind.TERRAGRUNT;
+    RunnerArgv runner = RunnerArgv.TERRAGRUNT;
     List<String> plan = runner.planCommands(UNIT, ROLE, List.of()).get(0);
     List<String> scan = runner.planScanCommands(UNIT, ROLE).get(0);
     List<String> apply = runner.applyCommands(UNIT, "arn:aws:iam::1:role/apply").get(0);
@@ -60,7 +60,7 @@ class TerragruntArgvContractTest {
             ROLE,
             "--",
             "plan",
-            "-out=" + RunnerKind.PLAN_FILE,
+            "-out=" + RunnerArgv.PLAN_FILE,
             "-input=false",
             "-no-color",
             "-lock=false");
@@ -69,16 +69,16 @@ class TerragruntArgvContractTest {
     assertThat(apply).containsSequence("--iam-assume-role", "arn:aws:iam::1:role/apply");
   }
 
-  /** Each terragrunt command line that RunnerKind builds, with and without a role. */
+  /** Each terragrunt command line that RunnerArgv builds, with and without a role. */
   private static List<List<String>> everyCommand() {
-    RunnerKind runner = RunnerKind.TERRAGRUNT;
+    RunnerArgv runner = RunnerArgv.TERRAGRUNT;
     List<List<String>> commands = new ArrayList<>();
     for (String role : new String[] {ROLE, null}) {
       commands.addAll(runner.planScanCommands(UNIT, role));
       commands.addAll(runner.planCommands(UNIT, role, List.of()));
       commands.addAll(runner.planCommands(UNIT, role, List.of("terraform_data.a", "aws_s3.b")));
       commands.addAll(runner.applyCommands(UNIT, role));
-      commands.add(runner.showCommand(UNIT, role, List.of("-json", RunnerKind.PLAN_FILE)));
+      commands.add(runner.showCommand(UNIT, role, List.of("-json", RunnerArgv.PLAN_FILE)));
       commands.add(runner.showCommand(UNIT, role, List.of("-json")));
       commands.add(runner.forceUnlockCommand(UNIT, role, "144de0c6-2916-4610-6ebe-b1d7b3e1d6ea"));
     }

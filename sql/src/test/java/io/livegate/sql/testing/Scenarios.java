@@ -4,12 +4,12 @@ import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.MergedPullRequest;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.GraphScan;
-import io.livegate.core.scan.ScanCommand;
-import io.livegate.core.scan.testing.ReferenceScenario;
-import io.livegate.core.scan.testing.TestRepo;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.DeployStack;
+import io.livegate.scan.GraphScan;
+import io.livegate.scan.ScanCommand;
+import io.livegate.scan.testing.ReferenceScenario;
+import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -48,6 +48,6 @@ public final class Scenarios {
     MergedPullRequest pr =
         new MergedPullRequest(
             REPOSITORY, prNumber, "main", "feature-" + prNumber, base, stack.head());
-    return new CreateDeploymentCommand(pr, stack, accounts, RunnerKind.TERRAFORM);
+    return new CreateDeploymentCommand(pr, stack, accounts, RunnerArgv.TERRAFORM);
   }
 }

@@ -18,7 +18,7 @@ import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.vote.CastVote;
 import io.livegate.sql.JdbiDeploymentStore;
 import io.livegate.sql.JdbiExecutionStore;
@@ -85,7 +85,7 @@ public final class TestEngine {
         new Engine.Stores(deployments, executions, votes, metadb.pullRequests(), metadb.statuses()),
         new Engine.Runtime(flows, scans, lock, github),
         new Engine.Settings(
-            policy, RunnerKind.TERRAFORM, scope, STATUS_URL, operator, Clock.systemUTC()));
+            policy, RunnerArgv.TERRAFORM, scope, STATUS_URL, operator, Clock.systemUTC()));
   }
 
   /** The engine with recorders for the ports a test does not look at. */

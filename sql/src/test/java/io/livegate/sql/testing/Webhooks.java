@@ -11,7 +11,7 @@ import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestHead;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.testing.RecordingStatuses;
@@ -133,7 +133,7 @@ public final class Webhooks {
         SyntheticDeployments.stack(merge.baseCommit(), merge.mergeCommit(), accounts, units);
     return engine
         .create
-        .create(new CreateDeploymentCommand(merge, stack, accounts, RunnerKind.TERRAFORM))
+        .create(new CreateDeploymentCommand(merge, stack, accounts, RunnerArgv.TERRAFORM))
         .deployment()
         .id();
   }

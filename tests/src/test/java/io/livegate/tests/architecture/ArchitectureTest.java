@@ -101,12 +101,12 @@ class ArchitectureTest {
           .dependOnClassesThat()
           .resideInAnyPackage(
               "org.eclipse.jgit..",
-              "io.livegate.core.hcl..",
-              "io.livegate.core.terragrunt..",
-              "io.livegate.core.repo..",
-              "io.livegate.core.graph..",
-              "io.livegate.core.scan..",
-              "io.livegate.core.config..")
+              "io.livegate.scan.hcl..",
+              "io.livegate.scan.terragrunt..",
+              "io.livegate.scan.repo..",
+              "io.livegate.scan.graph..",
+              "io.livegate.scan..",
+              "io.livegate.scan.config..")
           .because(
               "the Lambdas run the engine side without git or the HCL reader on their class path");
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.livegate.aws.AssumedRoleRunner;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.tests.moto.MotoServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +40,7 @@ class AssumedRoleRunnerTest {
   @Test
   void terragruntRunsWithTheRolesSessionInsteadOfAssumingTheRoleItself() {
     try (StsClient sts = MOTO.client(StsClient.builder())) {
-      List<String> plan = RunnerKind.TERRAGRUNT.planCommands("app/a", PLAN_ROLE, List.of()).get(0);
+      List<String> plan = RunnerArgv.TERRAGRUNT.planCommands("app/a", PLAN_ROLE, List.of()).get(0);
 
       runner(sts)
           .run(new Command(plan, Path.of("/tmp"), Map.of("TF_IN_AUTOMATION", "1"), Duration.ZERO));
@@ -63,7 +63,7 @@ class AssumedRoleRunnerTest {
   @Test
   void aCommandThatNamesNoRoleGetsNoCredentials() {
     try (StsClient sts = MOTO.client(StsClient.builder())) {
-      List<String> plan = RunnerKind.TERRAFORM.planCommands("app/a", null, List.of()).get(0);
+      List<String> plan = RunnerArgv.TERRAFORM.planCommands("app/a", null, List.of()).get(0);
 
       runner(sts).run(new Command(plan, Path.of("/tmp"), Map.of(), Duration.ZERO));
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
-import io.livegate.core.scan.testing.TestRepo;
 import io.livegate.core.vote.Vote;
+import io.livegate.scan.testing.TestRepo;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
 import io.livegate.tests.scenarios.LiveRepos;

@@ -14,7 +14,6 @@ import io.livegate.aws.SfnHeartbeat;
 import io.livegate.aws.SfnTaskTokens;
 import io.livegate.aws.SsmMergeLock;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
@@ -24,11 +23,8 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.flow.FlowDecision;
 import io.livegate.core.flow.FlowState;
-import io.livegate.core.repo.Checkout;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
-import io.livegate.core.scan.CreateDeployStack;
-import io.livegate.core.scan.GraphScan;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
@@ -39,6 +35,10 @@ import io.livegate.lambdas.approval.ApprovalResponseHandler;
 import io.livegate.lambdas.approval.ApprovalWiring;
 import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.scan.CreateDeployStack;
+import io.livegate.scan.GraphScan;
+import io.livegate.scan.config.AccountsFile;
+import io.livegate.scan.repo.Checkout;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
 import io.livegate.statemachine.DeployFlow;
@@ -379,7 +379,7 @@ public final class MotoDeployment implements AutoCloseable {
                 moto.client(StsClient.builder()),
                 moto.region().id(),
                 "livegate-terra-run"),
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             sandbox,
             workspace(),
             terraformEnvironment,
@@ -491,7 +491,7 @@ public final class MotoDeployment implements AutoCloseable {
             new GraphScan(message -> {})::run,
             new Checkout(repo.root().toString(), Optional.empty()),
             accounts,
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             statuses,
             new CreateDeployStack.Events() {
               @Override

@@ -14,7 +14,7 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.deploy.RollbackExecutions;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.vote.Decision;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteResult;
@@ -126,7 +126,7 @@ class IdempotencyTest {
         engine.deployments.startRollback(
             id,
             RollbackExecutions.rollbacks(
-                executions.stream().filter(e -> !e.rollback()).toList(), RunnerKind.TERRAFORM),
+                executions.stream().filter(e -> !e.rollback()).toList(), RunnerArgv.TERRAFORM),
             Instant.now());
 
     assertThat(retried).isFalse();

@@ -13,10 +13,10 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.OutcomeResult;
 import io.livegate.core.drift.DriftReport;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.QueueReconcile;
-import io.livegate.core.scan.ScanCommand;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.PlannedExecution;
+import io.livegate.scan.QueueReconcile;
+import io.livegate.scan.ScanCommand;
 import io.livegate.sql.testing.SyntheticDeployments;
 import io.livegate.sql.testing.TestEngine;
 import java.nio.file.Path;
@@ -48,7 +48,7 @@ class ReconcileQueueTest {
           return SyntheticDeployments.stack(null, scan.head(), ACCOUNTS, EVERY_UNIT);
         },
         ACCOUNTS,
-        RunnerKind.TERRAFORM);
+        RunnerArgv.TERRAFORM);
   }
 
   private static DriftReport appDrifted(String head) {

@@ -1,8 +1,8 @@
 package io.livegate.tests.engine;
 
-import static io.livegate.core.scan.testing.ReferenceScenario.DEV;
-import static io.livegate.core.scan.testing.ReferenceScenario.SHARED;
-import static io.livegate.core.scan.testing.ReferenceScenario.unit;
+import static io.livegate.scan.testing.ReferenceScenario.DEV;
+import static io.livegate.scan.testing.ReferenceScenario.SHARED;
+import static io.livegate.scan.testing.ReferenceScenario.unit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.deploy.CreateDeployment;

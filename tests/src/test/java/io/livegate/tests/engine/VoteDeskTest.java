@@ -10,7 +10,7 @@ import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
-import io.livegate.core.runner.RunnerKind;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.AccountOrder;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
@@ -166,7 +166,7 @@ class VoteDeskTest {
                     MergedPullRequest.reconcile(Scenarios.REPOSITORY, "main", "merge-8", "run-1"),
                     stack,
                     accounts,
-                    RunnerKind.TERRAFORM))
+                    RunnerArgv.TERRAFORM))
             .deployment()
             .id();
     Execution app = engine.release.release(id).get(0);

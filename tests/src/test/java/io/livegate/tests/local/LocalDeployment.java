@@ -7,18 +7,18 @@ import io.livegate.cli.local.LocalWiring;
 import io.livegate.cli.local.SentMail;
 import io.livegate.cli.local.VoteClient;
 import io.livegate.core.account.Accounts;
-import io.livegate.core.config.AccountsFile;
 import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.MergedPullRequest;
-import io.livegate.core.runner.RunnerKind;
-import io.livegate.core.scan.GraphScan;
-import io.livegate.core.scan.ScanCommand;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.vote.Vote;
+import io.livegate.scan.GraphScan;
+import io.livegate.scan.ScanCommand;
+import io.livegate.scan.config.AccountsFile;
 import io.livegate.tests.scenarios.LiveRepo;
 import io.livegate.tests.scenarios.Outcome;
 import java.net.http.HttpResponse;
@@ -75,7 +75,7 @@ public final class LocalDeployment implements AutoCloseable {
     LocalDeployer deployer =
         wiring.deployer(
             repo.root(),
-            RunnerKind.TERRAFORM,
+            RunnerArgv.TERRAFORM,
             FailurePolicy.ABORT_DEPENDENTS,
             new LocalDeployer.Settings(2, false, skipEmpty, voteTimeout),
             0,
@@ -129,7 +129,7 @@ public final class LocalDeployment implements AutoCloseable {
     Deployment deployment =
         wiring
             .create
-            .create(new CreateDeploymentCommand(merge, stack, accounts, RunnerKind.TERRAFORM))
+            .create(new CreateDeploymentCommand(merge, stack, accounts, RunnerArgv.TERRAFORM))
             .deployment();
     assertThat(wiring.deployments.find(deployment.id()).orElseThrow().status())
         .isEqualTo(DeploymentStatus.RUNNING);

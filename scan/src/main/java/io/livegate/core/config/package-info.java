@@ -1,2 +1,0 @@
-/** livegate's own configuration read from HCL: the accounts file. */
-package io.livegate.core.config;

@@ -1,2 +1,0 @@
-/** The dependency graph's order: layers, account barriers and cycle reports. */
-package io.livegate.core.graph;

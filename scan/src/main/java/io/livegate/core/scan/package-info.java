@@ -1,5 +1,0 @@
-/**
- * The scans: from a merge (or from plans) to a deploy stack of units in layers, and its JSON
- * contract.
- */
-package io.livegate.core.scan;

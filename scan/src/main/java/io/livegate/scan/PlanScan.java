@@ -1,0 +1,326 @@
+package io.livegate.scan;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.ProgressListener;
+import io.livegate.core.runner.Command;
+import io.livegate.core.runner.CommandResult;
+import io.livegate.core.runner.CommandRunner;
+import io.livegate.core.runner.RunnerArgv;
+import io.livegate.core.runner.Sandbox;
+import io.livegate.core.stack.DeletedUnit;
+import io.livegate.core.stack.DeployStack;
+import io.livegate.core.stack.Reason;
+import io.livegate.core.stack.ScanMode;
+import io.livegate.scan.graph.Layering;
+import io.livegate.scan.graph.UnitGraph;
+import io.livegate.scan.repo.FileChange;
+import io.livegate.scan.repo.GitRepo;
+import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.repo.RemoteSources;
+import io.livegate.scan.terragrunt.DependencyDeclaration;
+import io.livegate.scan.terragrunt.StackGenerator;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The plan scan: the same deploy stack as {@link GraphScan}, but a unit counts as changed when its
+ * plan shows changes. Each unit is planned on its own and judged by its own exit code, never by an
+ * aggregate ({@code run --all} has reported wrong aggregate codes). Units are planned in dependency
+ * order, {@code parallelism} at a time; a unit whose dependency is already in the stack is in it
+ * anyway and is not planned.
+ *
+ * <p>The plans run the merged change's code before any vote, so every command runs in the {@link
+ * Sandbox}, which sees the repository and no plan file.
+ */
+public final class PlanScan {
+  private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
+  private static final int OUTPUT_TAIL_LINES = 20;
+
+  private final CommandRunner runner;
+  private final Sandbox sandbox;
+  private final RunnerArgv runnerKind;
+  private final Map<String, String> runnerEnvironment;
+  private final ProgressListener progress;
+
+  /**
+   * @param sandbox where terraform and terragrunt run the repository's code
+   * @param runnerEnvironment variables for the plan processes, such as TF_CLI_CONFIG_FILE
+   */
+  public PlanScan(
+      CommandRunner runner,
+      Sandbox sandbox,
+      RunnerArgv runnerKind,
+      Map<String, String> runnerEnvironment,
+      ProgressListener progress) {
+    this.runner = runner;
+    this.sandbox = sandbox;
+    this.runnerKind = runnerKind;
+    this.runnerEnvironment = Map.copyOf(runnerEnvironment);
+    this.progress = progress;
+  }
+
+  private record Outcome(String unit, boolean changed, CommandResult failure) {}
+
+  public DeployStack run(ScanCommand command) {
+    RemoteSources remoteSources = new GitSourceCache(command.sourceCache());
+    try (GitRepo repo = GitRepo.open(command.repository())) {
+      String head = repo.resolve(command.head());
+      if (!head.equals(repo.head())) {
+        throw new LivegateException(
+            "a plan scan plans the checked-out files, so "
+                + repo.root()
+                + " must have "
+                + command.head()
+                + " ("
+                + head.substring(0, 12)
+                + ") checked out; it has "
+                + (repo.head() == null ? "nothing" : repo.head().substring(0, 12)));
+      }
+      String base = command.all() ? null : repo.resolve(command.base());
+      UnitGraph graph =
+          UnitGraph.read(
+              repo.tree(head),
+              command.accounts(),
+              command.environment(),
+              command.parallelism(),
+              progress,
+              command.allowPartial(),
+              remoteSources);
+      Layering.layers(
+          graph.units(), graph.edgesWithin(graph.units()), graph::account, command.accounts());
+      SortedMap<String, Set<Reason>> changed =
+          plan(
+              graph,
+              Path.of(repo.root()),
+              command.parallelism(),
+              new StackGenerator(remoteSources, command.environment()));
+      List<FileChange> files = command.all() ? List.of() : repo.changes(base, head);
+      SortedMap<String, DeletedUnit> deleted =
+          command.all()
+              ? new TreeMap<>()
+              : ChangeSet.fromFiles(
+                      files,
+                      command.filePattern(),
+                      graph,
+                      ChangeSet.baseGraph(repo, base, command, remoteSources, graph, files))
+                  .deleted();
+      return DeletedUnits.ordered(
+          ChangeSet.deployStack(
+              ScanMode.PLAN, base, head, graph, command.accounts(), changed, deleted),
+          command,
+          repo,
+          base,
+          progress,
+          remoteSources,
+          ChangeSet.unchangedConfigs(graph, files));
+    }
+  }
+
+  private SortedMap<String, Set<Reason>> plan(
+      UnitGraph graph, Path root, int parallelism, StackGenerator stackGenerator) {
+    Map<String, Integer> waiting = new HashMap<>();
+    for (String unit : graph.units()) {
+      waiting.put(
+          unit,
+          (int)
+              graph.config(unit).dependencies().stream()
+                  .map(DependencyDeclaration::target)
+                  .distinct()
+                  .count());
+    }
+    PriorityQueue<String> ready = new PriorityQueue<>();
+    waiting.forEach(
+        (unit, count) -> {
+          if (count == 0) {
+            ready.add(unit);
+          }
+        });
+    Set<String> inStack = new TreeSet<>();
+    SortedMap<String, Set<Reason>> changed = new TreeMap<>();
+    SortedMap<String, String> failures = new TreeMap<>();
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            parallelism,
+            runnable -> {
+              Thread thread = new Thread(runnable, "livegate-plan");
+              thread.setDaemon(true);
+              return thread;
+            });
+    CompletionService<Outcome> completions = new ExecutorCompletionService<>(pool);
+    int running = 0;
+    String runningAccount = null;
+    int finished = 0;
+    int total = graph.units().size();
+    try {
+      while (finished < total) {
+        while (true) {
+          String unit = nextReady(graph, ready, running == 0 ? null : runningAccount);
+          if (unit == null) {
+            break;
+          }
+          String failedDependency = firstDependencyIn(graph, unit, failures.keySet());
+          if (failedDependency != null) {
+            failures.put(unit, "not planned, because " + failedDependency + " failed to plan");
+            finished += settle(unit, graph, waiting, ready);
+            continue;
+          }
+          if (firstDependencyIn(graph, unit, inStack) != null) {
+            inStack.add(unit);
+            finished += settle(unit, graph, waiting, ready);
+            continue;
+          }
+          completions.submit(() -> planUnit(graph, root, unit, stackGenerator));
+          running++;
+          runningAccount = graph.account(unit).name();
+        }
+        if (running == 0) {
+          break;
+        }
+        Outcome outcome = completions.take().get();
+        running--;
+        if (outcome.failure() != null) {
+          failures.put(outcome.unit(), describe(outcome.failure()));
+        } else if (outcome.changed()) {
+          inStack.add(outcome.unit());
+          changed.put(
+              outcome.unit(),
+              new LinkedHashSet<>(List.of(new Reason(Reason.Kind.PLAN_HAS_CHANGES, null, null))));
+        }
+        finished += settle(outcome.unit(), graph, waiting, ready);
+        progress.progress(
+            "planned "
+                + outcome.unit()
+                + ": "
+                + (outcome.failure() != null
+                    ? "failed"
+                    : outcome.changed() ? "changes" : "no changes")
+                + " ("
+                + finished
+                + "/"
+                + total
+                + ")");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LivegateException("interrupted while planning", e);
+    } catch (ExecutionException e) {
+      throw new LivegateException("planning failed: " + e.getCause(), e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+    if (!failures.isEmpty()) {
+      List<String> lines = new ArrayList<>();
+      failures.forEach((unit, message) -> lines.add(unit + ": " + message.replace("\n", "\n    ")));
+      throw new LivegateException(
+          failures.size()
+              + (failures.size() == 1 ? " unit" : " units")
+              + " could not be planned:\n  "
+              + String.join("\n  ", lines));
+    }
+    return changed;
+  }
+
+  /**
+   * The first ready unit in order, taken from {@code ready}; when the sandbox lets concurrent
+   * commands see each other and plans of {@code runningAccount} run, the first of that account only
+   * (the others wait until those finish). Null when none may start now.
+   */
+  private String nextReady(UnitGraph graph, PriorityQueue<String> ready, String runningAccount) {
+    if (runningAccount == null || !sandbox.concurrentCommandsSeeEachOther()) {
+      return ready.poll();
+    }
+    String next =
+        ready.stream()
+            .filter(unit -> graph.account(unit).name().equals(runningAccount))
+            .sorted()
+            .findFirst()
+            .orElse(null);
+    if (next != null) {
+      ready.remove(next);
+    }
+    return next;
+  }
+
+  private static String firstDependencyIn(UnitGraph graph, String unit, Set<String> units) {
+    return graph.config(unit).dependencies().stream()
+        .map(DependencyDeclaration::target)
+        .filter(units::contains)
+        .sorted()
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** Marks {@code unit} done and queues dependents whose dependencies are now all done. */
+  private static int settle(
+      String unit, UnitGraph graph, Map<String, Integer> waiting, PriorityQueue<String> ready) {
+    for (String dependent : graph.dependents(unit)) {
+      if (waiting.merge(dependent, -1, Integer::sum) == 0) {
+        ready.add(dependent);
+      }
+    }
+    return 1;
+  }
+
+  private Outcome planUnit(UnitGraph graph, Path root, String unit, StackGenerator stackGenerator) {
+    try {
+      stackGenerator.generate(root, unit);
+    } catch (LivegateException e) {
+      return new Outcome(unit, false, new CommandResult(-1, e.getMessage(), false));
+    }
+    Optional<String> refused = runnerKind.refusedRole("plan", unit, graph.account(unit).planRole());
+    if (refused.isPresent()) {
+      return new Outcome(unit, false, new CommandResult(-1, refused.get(), false));
+    }
+    Path directory = root.resolve(unit);
+    List<List<String>> commands =
+        runnerKind.planScanCommands(directory.toString(), graph.account(unit));
+    for (int index = 0; index < commands.size(); index++) {
+      CommandResult result;
+      try {
+        result =
+            runner.run(
+                new Command(
+                    sandbox.wrap(commands.get(index), root, Optional.empty()),
+                    directory,
+                    runnerEnvironment,
+                    PLAN_TIMEOUT));
+      } catch (RuntimeException e) {
+        result = new CommandResult(-1, "the runner failed: " + e, false);
+      }
+      boolean last = index == commands.size() - 1;
+      if (last && (result.exitCode() == 0 || result.exitCode() == 2)) {
+        return new Outcome(unit, result.exitCode() == 2, null);
+      }
+      if (result.exitCode() != 0) {
+        return new Outcome(unit, false, result);
+      }
+    }
+    throw new IllegalStateException("the runner has no plan command");
+  }
+
+  /** What went wrong; a failure that ran no command (exit code -1) is its message alone. */
+  private static String describe(CommandResult failure) {
+    String tail = failure.tail(OUTPUT_TAIL_LINES);
+    if (failure.exitCode() < 0 && !failure.timedOut() && !tail.isBlank()) {
+      return tail;
+    }
+    String how = failure.timedOut() ? "timed out" : "exited with " + failure.exitCode();
+    return tail.isBlank() ? how : how + "\n" + tail;
+  }
+}
