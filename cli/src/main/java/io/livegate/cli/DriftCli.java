@@ -122,15 +122,12 @@ final class DriftCli implements Callable<Integer> {
                 Map.of("TF_IN_AUTOMATION", "1"),
                 progress)
             .run(
-                new ScanCommand(
-                    repo,
-                    null,
-                    head,
-                    accounts,
-                    true,
-                    ScanCommand.DEFAULT_FILE_PATTERN,
-                    livegate.environment(),
-                    parallelism));
+                ScanCommand.builder(repo, accounts)
+                    .head(head)
+                    .everyUnit()
+                    .environment(livegate.environment())
+                    .parallelism(parallelism)
+                    .build());
     out.print(
         switch (format) {
           case text -> DriftReportFormat.text(report);

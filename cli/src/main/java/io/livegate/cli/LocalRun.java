@@ -110,15 +110,12 @@ final class LocalRun {
     DeployStack stack =
         new GraphScan(progress)
             .run(
-                new ScanCommand(
-                    root,
-                    baseSha,
-                    headSha,
-                    accounts,
-                    false,
-                    ScanCommand.DEFAULT_FILE_PATTERN,
-                    environment,
-                    parallelism));
+                ScanCommand.builder(root, accounts)
+                    .base(baseSha)
+                    .head(headSha)
+                    .environment(environment)
+                    .parallelism(parallelism)
+                    .build());
     MergedPullRequest merge =
         new MergedPullRequest(root.toString(), 0, base, head, baseSha, headSha);
     return started(

@@ -159,17 +159,17 @@ final class ScanCli implements Callable<Integer> {
               err.flush();
             };
     ScanCommand command =
-        new ScanCommand(
-            repo,
-            base,
-            head,
-            AccountsFiles.read(accountsFile),
-            all,
-            pattern(),
-            livegate.environment(),
-            parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism,
-            allowPartial,
-            sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache);
+        ScanCommand.builder(repo, AccountsFiles.read(accountsFile))
+            .base(base)
+            .head(head)
+            .all(all)
+            .filePattern(pattern())
+            .environment(livegate.environment())
+            .parallelism(
+                parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism)
+            .allowPartial(allowPartial)
+            .sourceCache(sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache)
+            .build();
     DeployStack stack =
         mode == Mode.graph
             ? new GraphScan(progress).run(command)

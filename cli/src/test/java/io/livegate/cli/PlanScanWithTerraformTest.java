@@ -120,15 +120,11 @@ class PlanScanWithTerraformTest {
             TERRAFORM_ENVIRONMENT,
             line -> {})
         .run(
-            new ScanCommand(
-                dir,
-                base,
-                head,
-                Accounts.wholeRepository(),
-                false,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                Map.of(),
-                2));
+            ScanCommand.builder(dir, Accounts.wholeRepository())
+                .base(base)
+                .head(head)
+                .parallelism(2)
+                .build());
   }
 
   private List<String> plannedUnits() {
@@ -264,15 +260,11 @@ class PlanScanWithTerraformTest {
     DeployStack graph =
         new GraphScan(ProgressListener.silent())
             .run(
-                new ScanCommand(
-                    dir,
-                    "HEAD~1",
-                    "HEAD",
-                    Accounts.wholeRepository(),
-                    false,
-                    ScanCommand.DEFAULT_FILE_PATTERN,
-                    Map.of(),
-                    2));
+                ScanCommand.builder(dir, Accounts.wholeRepository())
+                    .base("HEAD~1")
+                    .head("HEAD")
+                    .parallelism(2)
+                    .build());
 
     assertThat(Files.isDirectory(dir.resolve("database/.terraform"))).isTrue();
     assertThat(Files.exists(dir.resolve("database/terraform.tfstate"))).isTrue();

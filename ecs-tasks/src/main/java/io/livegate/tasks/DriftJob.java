@@ -70,16 +70,7 @@ public final class DriftJob {
     String head = checkout.branchHead(trunk);
     Path root = checkout.at(workspace, head);
     DriftReport found =
-        scan.run(
-            new ScanCommand(
-                root,
-                null,
-                head,
-                accounts,
-                true,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                Map.of(),
-                Runtime.getRuntime().availableProcessors()));
+        scan.run(ScanCommand.builder(root, accounts).head(head).everyUnit().build());
     log.accept(DriftReportFormat.text(found));
     report.ifPresentOrElse(
         reporter ->

@@ -191,25 +191,27 @@ public final class TaskWiring {
     return new CreateDeployStack(
         metadb.get().deployments(),
         engine.create(),
-        scan.equals("graph") ? new GraphScan(out::println)::run : planScan()::run,
-        checkout(),
-        accounts,
-        runner,
-        engine.statuses(),
-        new CreateDeployStack.Events() {
-          @Override
-          public void deploymentCreated(long deploymentId) {
-            invoke.accept(TriggerEvent.deploymentCreated(deploymentId));
-          }
+        new CreateDeployStack.Scanning(
+            checkout(),
+            workspace().resolve("repository"),
+            scan.equals("graph") ? new GraphScan(out::println)::run : planScan()::run,
+            accounts,
+            runner),
+        new CreateDeployStack.Reporting(
+            new CreateDeployStack.Events() {
+              @Override
+              public void deploymentCreated(long deploymentId) {
+                invoke.accept(TriggerEvent.deploymentCreated(deploymentId));
+              }
 
-          @Override
-          public void scanFailed(long deploymentId, String reason) {
-            invoke.accept(TriggerEvent.scanFailed(deploymentId, reason));
-          }
-        },
-        workspace().resolve("repository"),
-        logUrl.get(),
-        out::println,
+              @Override
+              public void scanFailed(long deploymentId, String reason) {
+                invoke.accept(TriggerEvent.scanFailed(deploymentId, reason));
+              }
+            },
+            engine.statuses(),
+            logUrl.get(),
+            out::println),
         clock);
   }
 

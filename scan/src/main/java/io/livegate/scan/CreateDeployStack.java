@@ -16,7 +16,6 @@ import io.livegate.scan.repo.GitRepo;
 import io.livegate.scan.repo.TrunkBeforeMerge;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -38,46 +37,50 @@ public final class CreateDeployStack {
     void scanFailed(long deploymentId, String reason);
   }
 
-  private final DeploymentStore deployments;
-  private final CreateDeployment create;
-  private final Function<ScanCommand, DeployStack> scan;
-  private final Checkout checkout;
-  private final Accounts accounts;
-  private final RunnerArgv runner;
-  private final CommitStatusPublisher statuses;
-  private final Events events;
-  private final Path workspace;
-  private final String logUrl;
-  private final ProgressListener progress;
-  private final Clock clock;
+  /**
+   * How a merge becomes a stack: where its commit is checked out, and how the change set is scanned
+   * and turned into executions.
+   *
+   * @param checkout fetches and checks out the merge commit
+   * @param workspace the directory the commit is checked out in
+   * @param scan the graph scan or the plan scan
+   * @param accounts the installation's accounts
+   * @param runner the argv each execution's commands are built with
+   */
+  public record Scanning(
+      Checkout checkout,
+      Path workspace,
+      Function<ScanCommand, DeployStack> scan,
+      Accounts accounts,
+      RunnerArgv runner) {}
 
   /**
-   * @param scan the graph scan or the plan scan
+   * Who hears how it went.
+   *
+   * @param events the runtime (the trigger on AWS, the local pipeline's worker)
+   * @param statuses the merge commit's {@link StatusTexts#DEPLOY} status
+   * @param logUrl where the status links to ({@code ""} for none)
+   * @param progress the task's log
    */
+  public record Reporting(
+      Events events, CommitStatusPublisher statuses, String logUrl, ProgressListener progress) {}
+
+  private final DeploymentStore deployments;
+  private final CreateDeployment create;
+  private final Scanning scanning;
+  private final Reporting reporting;
+  private final Clock clock;
+
   public CreateDeployStack(
       DeploymentStore deployments,
       CreateDeployment create,
-      Function<ScanCommand, DeployStack> scan,
-      Checkout checkout,
-      Accounts accounts,
-      RunnerArgv runner,
-      CommitStatusPublisher statuses,
-      Events events,
-      Path workspace,
-      String logUrl,
-      ProgressListener progress,
+      Scanning scanning,
+      Reporting reporting,
       Clock clock) {
     this.deployments = deployments;
     this.create = create;
-    this.scan = scan;
-    this.checkout = checkout;
-    this.accounts = accounts;
-    this.runner = runner;
-    this.statuses = statuses;
-    this.events = events;
-    this.workspace = workspace;
-    this.logUrl = logUrl;
-    this.progress = progress;
+    this.scanning = scanning;
+    this.reporting = reporting;
     this.clock = clock;
   }
 
@@ -91,60 +94,59 @@ public final class CreateDeployStack {
       return failed(merge, "cannot queue the merge: " + e.getMessage());
     }
     try {
-      Path root = checkout.at(workspace, sha);
+      Path root = scanning.checkout().at(scanning.workspace(), sha);
       String base;
       try (GitRepo repo = GitRepo.open(root)) {
         base =
             TrunkBeforeMerge.of(
                 repo,
                 merge,
-                head -> checkout.fetch(root, head, "refs/pull/" + merge.number() + "/head"));
+                head ->
+                    scanning.checkout().fetch(root, head, "refs/pull/" + merge.number() + "/head"));
       }
       DeployStack stack =
-          scan.apply(
-              new ScanCommand(
-                  root,
-                  base,
-                  sha,
-                  accounts,
-                  false,
-                  ScanCommand.DEFAULT_FILE_PATTERN,
-                  Map.of(),
-                  Runtime.getRuntime().availableProcessors()));
+          scanning
+              .scan()
+              .apply(ScanCommand.builder(root, scanning.accounts()).base(base).head(sha).build());
       CreateDeployment.Result result =
-          create.create(new CreateDeploymentCommand(merge, stack, accounts, runner));
+          create.create(
+              new CreateDeploymentCommand(merge, stack, scanning.accounts(), scanning.runner()));
       long id = result.deployment().id();
-      events.deploymentCreated(id);
+      reporting.events().deploymentCreated(id);
       result
           .started()
           .filter(started -> started.id() != id)
-          .ifPresent(started -> events.deploymentCreated(started.id()));
+          .ifPresent(started -> reporting.events().deploymentCreated(started.id()));
       String description = "deployment " + id + ": " + stack.executions().size() + " units";
-      statuses.publish(
-          merge.repository(),
-          sha,
-          StatusTexts.DEPLOY,
-          CommitStatusPublisher.State.PENDING,
-          description,
-          logUrl);
-      progress.progress(description);
+      reporting
+          .statuses()
+          .publish(
+              merge.repository(),
+              sha,
+              StatusTexts.DEPLOY,
+              CommitStatusPublisher.State.PENDING,
+              description,
+              reporting.logUrl());
+      reporting.progress().progress(description);
       return 0;
     } catch (RuntimeException e) {
       String why = "no deployment stored: " + e.getMessage();
-      events.scanFailed(queued.id(), why);
+      reporting.events().scanFailed(queued.id(), why);
       return failed(merge, why);
     }
   }
 
   private int failed(MergedPullRequest merge, String why) {
-    progress.progress(why);
-    statuses.publish(
-        merge.repository(),
-        merge.mergeCommit(),
-        StatusTexts.DEPLOY,
-        CommitStatusPublisher.State.FAILURE,
-        why,
-        logUrl);
+    reporting.progress().progress(why);
+    reporting
+        .statuses()
+        .publish(
+            merge.repository(),
+            merge.mergeCommit(),
+            StatusTexts.DEPLOY,
+            CommitStatusPublisher.State.FAILURE,
+            why,
+            reporting.logUrl());
     return 1;
   }
 }

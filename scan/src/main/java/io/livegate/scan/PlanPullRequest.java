@@ -15,7 +15,6 @@ import io.livegate.scan.repo.GitRepo;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -90,15 +89,11 @@ public final class PlanPullRequest {
       }
       DeployStack stack =
           scan.apply(
-              new ScanCommand(
-                  root,
-                  forkPoint,
-                  head.headSha(),
-                  accounts,
-                  false,
-                  ScanCommand.DEFAULT_FILE_PATTERN,
-                  Map.of(),
-                  settings.parallelism()));
+              ScanCommand.builder(root, accounts)
+                  .base(forkPoint)
+                  .head(head.headSha())
+                  .parallelism(settings.parallelism())
+                  .build());
       units = stack.executions().stream().map(PlannedExecution::unit).sorted().toList();
     } catch (RuntimeException e) {
       return overall(

@@ -57,15 +57,12 @@ public final class QueueReconcile {
       int parallelism) {
     DeployStack everyUnit =
         scan.apply(
-            new ScanCommand(
-                root,
-                null,
-                report.head(),
-                accounts,
-                true,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                environment,
-                parallelism));
+            ScanCommand.builder(root, accounts)
+                .head(report.head())
+                .everyUnit()
+                .environment(environment)
+                .parallelism(parallelism)
+                .build());
     DeployStack drifted = ReconcileStack.of(everyUnit, report);
     return new Queued(
         create.create(

@@ -39,43 +39,6 @@ public record ScanCommand(
    */
   public static final Pattern DEFAULT_FILE_PATTERN = filePattern(".+\\.(hcl|tf|tfvars|json)");
 
-  /** A scan that fails on anything it cannot resolve. */
-  public ScanCommand(
-      Path repository,
-      String base,
-      String head,
-      Accounts accounts,
-      boolean all,
-      Pattern filePattern,
-      Map<String, String> environment,
-      int parallelism) {
-    this(repository, base, head, accounts, all, filePattern, environment, parallelism, false);
-  }
-
-  /** A scan that fetches remote stack sources into the default cache directory. */
-  public ScanCommand(
-      Path repository,
-      String base,
-      String head,
-      Accounts accounts,
-      boolean all,
-      Pattern filePattern,
-      Map<String, String> environment,
-      int parallelism,
-      boolean allowPartial) {
-    this(
-        repository,
-        base,
-        head,
-        accounts,
-        all,
-        filePattern,
-        environment,
-        parallelism,
-        allowPartial,
-        GitSourceCache.defaultDirectory());
-  }
-
   /**
    * A file pattern as a scan matches it: against the whole path, with '.' matching any character, a
    * newline too, because git and terraform accept such names.
@@ -98,6 +61,93 @@ public record ScanCommand(
     }
     if (parallelism < 1) {
       throw new LivegateException("parallelism must be at least 1, not " + parallelism);
+    }
+  }
+
+  /**
+   * A scan of {@code repository} with the defaults: only changed units, the default file pattern,
+   * an empty environment, one unit per core, failing on anything it cannot resolve, remote stack
+   * sources in the default cache directory.
+   */
+  public static Builder builder(Path repository, Accounts accounts) {
+    return new Builder(repository, accounts);
+  }
+
+  /** Sets what differs from the defaults; {@link #build()} checks the whole command. */
+  public static final class Builder {
+    private final Path repository;
+    private final Accounts accounts;
+    private String base;
+    private String head;
+    private boolean all;
+    private Pattern filePattern = DEFAULT_FILE_PATTERN;
+    private Map<String, String> environment = Map.of();
+    private int parallelism = Runtime.getRuntime().availableProcessors();
+    private boolean allowPartial;
+    private Path sourceCache;
+
+    private Builder(Path repository, Accounts accounts) {
+      this.repository = repository;
+      this.accounts = accounts;
+    }
+
+    public Builder base(String base) {
+      this.base = base;
+      return this;
+    }
+
+    public Builder head(String head) {
+      this.head = head;
+      return this;
+    }
+
+    /** Every unit counts as changed; no base is needed. */
+    public Builder everyUnit() {
+      return all(true);
+    }
+
+    public Builder all(boolean all) {
+      this.all = all;
+      return this;
+    }
+
+    public Builder filePattern(Pattern filePattern) {
+      this.filePattern = filePattern;
+      return this;
+    }
+
+    public Builder environment(Map<String, String> environment) {
+      this.environment = environment;
+      return this;
+    }
+
+    public Builder parallelism(int parallelism) {
+      this.parallelism = parallelism;
+      return this;
+    }
+
+    public Builder allowPartial(boolean allowPartial) {
+      this.allowPartial = allowPartial;
+      return this;
+    }
+
+    public Builder sourceCache(Path sourceCache) {
+      this.sourceCache = sourceCache;
+      return this;
+    }
+
+    public ScanCommand build() {
+      return new ScanCommand(
+          repository,
+          base,
+          head,
+          accounts,
+          all,
+          filePattern,
+          environment,
+          parallelism,
+          allowPartial,
+          sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache);
     }
   }
 }

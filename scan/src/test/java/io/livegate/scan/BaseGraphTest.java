@@ -81,15 +81,11 @@ class BaseGraphTest {
   }
 
   private ScanCommand command() {
-    return new ScanCommand(
-        repo.root(),
-        base,
-        head,
-        Accounts.wholeRepository(),
-        false,
-        ScanCommand.DEFAULT_FILE_PATTERN,
-        Map.of(),
-        2);
+    return ScanCommand.builder(repo.root(), Accounts.wholeRepository())
+        .base(base)
+        .head(head)
+        .parallelism(2)
+        .build();
   }
 
   /** The fixture's stacks, if any, have local sources only. */

@@ -71,15 +71,11 @@ class DriftScanTest {
       ScriptedSandbox sandbox, RunnerArgv kind, Accounts accounts, int parallelism) {
     return new DriftScan(runner, sandbox, kind, Map.of(), ProgressListener.silent())
         .run(
-            new ScanCommand(
-                dir,
-                null,
-                "HEAD",
-                accounts,
-                true,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                Map.of(),
-                parallelism));
+            ScanCommand.builder(dir, accounts)
+                .head("HEAD")
+                .everyUnit()
+                .parallelism(parallelism)
+                .build());
   }
 
   @Test
@@ -126,16 +122,7 @@ class DriftScanTest {
       apart.delay(dir.resolve(unit), Duration.ofMillis(200));
     }
     new DriftScan(apart, sandbox, RunnerArgv.TERRAFORM, Map.of(), ProgressListener.silent())
-        .run(
-            new ScanCommand(
-                dir,
-                null,
-                "HEAD",
-                twoAccounts,
-                true,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                Map.of(),
-                6));
+        .run(ScanCommand.builder(dir, twoAccounts).head("HEAD").everyUnit().parallelism(6).build());
     assertThat(apart.overlapsAcross(account)).as("a sandbox whose commands are apart").isNotEmpty();
   }
 

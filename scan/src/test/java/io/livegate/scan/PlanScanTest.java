@@ -115,15 +115,11 @@ class PlanScanTest {
     return new PlanScan(
             runner, sandbox, kind, Map.of("TF_IN_AUTOMATION", "1"), ProgressListener.silent())
         .run(
-            new ScanCommand(
-                dir,
-                "HEAD",
-                "HEAD",
-                accounts,
-                false,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                Map.of(),
-                parallelism));
+            ScanCommand.builder(dir, accounts)
+                .base("HEAD")
+                .head("HEAD")
+                .parallelism(parallelism)
+                .build());
   }
 
   private DeployStack scan() {
@@ -418,15 +414,11 @@ class PlanScanTest {
                 new PlanScan(
                         runner, sandbox, RunnerArgv.TERRAGRUNT, Map.of(), ProgressListener.silent())
                     .run(
-                        new ScanCommand(
-                            dir,
-                            "HEAD~1",
-                            "HEAD~1",
-                            Accounts.wholeRepository(),
-                            false,
-                            ScanCommand.DEFAULT_FILE_PATTERN,
-                            Map.of(),
-                            1)))
+                        ScanCommand.builder(dir, Accounts.wholeRepository())
+                            .base("HEAD~1")
+                            .head("HEAD~1")
+                            .parallelism(1)
+                            .build()))
         .isInstanceOf(LivegateException.class)
         .hasMessageContaining("must have HEAD~1")
         .hasMessageContaining("checked out");

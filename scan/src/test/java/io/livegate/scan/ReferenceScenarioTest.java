@@ -14,7 +14,6 @@ import io.livegate.scan.testing.ReferenceScenario;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,15 +33,11 @@ class ReferenceScenarioTest {
     String head = repo.commit(message);
     return new GraphScan(ProgressListener.silent())
         .run(
-            new ScanCommand(
-                dir,
-                base,
-                head,
-                ReferenceScenario.accounts(),
-                false,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                Map.of(),
-                2));
+            ScanCommand.builder(dir, ReferenceScenario.accounts())
+                .base(base)
+                .head(head)
+                .parallelism(2)
+                .build());
   }
 
   private static List<String> units(DeployStack stack) {

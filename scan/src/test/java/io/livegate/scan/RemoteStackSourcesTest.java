@@ -107,17 +107,13 @@ class RemoteStackSourcesTest {
   private DeployStack scan(String base, String head) {
     return new GraphScan(ProgressListener.silent())
         .run(
-            new ScanCommand(
-                repo.root(),
-                base,
-                head,
-                Accounts.wholeRepository(),
-                base == null,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                Map.of(),
-                2,
-                false,
-                cache));
+            ScanCommand.builder(repo.root(), Accounts.wholeRepository())
+                .base(base)
+                .head(head)
+                .all(base == null)
+                .parallelism(2)
+                .sourceCache(cache)
+                .build());
   }
 
   @Test

@@ -15,7 +15,6 @@ import io.livegate.core.stack.Reason;
 import io.livegate.scan.terragrunt.InvalidTerragruntConfig;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -239,16 +238,12 @@ class StacksTest {
     DeployStack stack =
         new GraphScan(ProgressListener.silent())
             .run(
-                new ScanCommand(
-                    repo.root(),
-                    null,
-                    head,
-                    Accounts.wholeRepository(),
-                    true,
-                    ScanCommand.DEFAULT_FILE_PATTERN,
-                    Map.of(),
-                    2,
-                    true));
+                ScanCommand.builder(repo.root(), Accounts.wholeRepository())
+                    .head(head)
+                    .everyUnit()
+                    .parallelism(2)
+                    .allowPartial(true)
+                    .build());
 
     assertThat(units(stack)).containsExactly(DEV_VPC, DEV_LEGACY, PROD_APP, DEV_APP);
     assertThat(execution(stack, PROD_APP).dependsOn()).isEmpty();

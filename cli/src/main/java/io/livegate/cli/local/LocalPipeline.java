@@ -181,27 +181,29 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
     return new CreateDeployStack(
         wiring.deployments,
         engine.create(),
-        new GraphScan(log::accept)::run,
-        checkout,
-        settings.accounts(),
-        settings.runner(),
-        engine.statuses(),
-        new CreateDeployStack.Events() {
-          @Override
-          public void deploymentCreated(long id) {
-            if (id != deploymentId) {
-              wiring.deployments.find(id).ifPresent(LocalPipeline.this::submit);
-            }
-          }
+        new CreateDeployStack.Scanning(
+            checkout,
+            root,
+            new GraphScan(log::accept)::run,
+            settings.accounts(),
+            settings.runner()),
+        new CreateDeployStack.Reporting(
+            new CreateDeployStack.Events() {
+              @Override
+              public void deploymentCreated(long id) {
+                if (id != deploymentId) {
+                  wiring.deployments.find(id).ifPresent(LocalPipeline.this::submit);
+                }
+              }
 
-          @Override
-          public void scanFailed(long id, String reason) {
-            engine.advance().scanFailed(id, reason);
-          }
-        },
-        root,
-        "",
-        log::accept,
+              @Override
+              public void scanFailed(long id, String reason) {
+                engine.advance().scanFailed(id, reason);
+              }
+            },
+            engine.statuses(),
+            "",
+            log::accept),
         clock);
   }
 

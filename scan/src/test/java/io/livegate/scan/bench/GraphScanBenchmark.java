@@ -104,15 +104,11 @@ public final class GraphScanBenchmark {
             + SyntheticLiveRepo.CHANGED_ENVCOMMON);
     System.out.println("  the scan's own graph: " + graphFacts(repo, settings.parallelism()));
     ScanCommand command =
-        new ScanCommand(
-            repo.directory(),
-            repo.base(),
-            repo.head(),
-            Accounts.wholeRepository(),
-            false,
-            ScanCommand.DEFAULT_FILE_PATTERN,
-            Map.of(),
-            settings.parallelism());
+        ScanCommand.builder(repo.directory(), Accounts.wholeRepository())
+            .base(repo.base())
+            .head(repo.head())
+            .parallelism(settings.parallelism())
+            .build();
 
     // The JIT keeps improving for many small scans, so warm-up has a time budget as well as a
     // count.

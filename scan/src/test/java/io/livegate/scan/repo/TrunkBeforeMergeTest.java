@@ -13,7 +13,6 @@ import io.livegate.scan.testing.Scans;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.MergeCommand;
@@ -181,15 +180,11 @@ class TrunkBeforeMergeTest {
     return Scans.units(
         new GraphScan(ProgressListener.silent())
             .run(
-                new ScanCommand(
-                    workspace,
-                    trunk,
-                    merge.mergeCommit(),
-                    Accounts.wholeRepository(),
-                    false,
-                    ScanCommand.DEFAULT_FILE_PATTERN,
-                    Map.of(),
-                    2)));
+                ScanCommand.builder(workspace, Accounts.wholeRepository())
+                    .base(trunk)
+                    .head(merge.mergeCommit())
+                    .parallelism(2)
+                    .build()));
   }
 
   private record PullRequest(int number, String base, String head) {

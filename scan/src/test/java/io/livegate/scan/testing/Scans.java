@@ -22,30 +22,24 @@ public final class Scans {
       TestRepo repo, String base, String head, Accounts accounts, Map<String, String> environment) {
     return new GraphScan(ProgressListener.silent())
         .run(
-            new ScanCommand(
-                repo.root(),
-                base,
-                head,
-                accounts,
-                false,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                environment,
-                2));
+            ScanCommand.builder(repo.root(), accounts)
+                .base(base)
+                .head(head)
+                .environment(environment)
+                .parallelism(2)
+                .build());
   }
 
   /** The graph scan of every unit at {@code head}, which shows the whole dependency graph. */
   public static DeployStack allUnits(TestRepo repo, String head, Map<String, String> environment) {
     return new GraphScan(ProgressListener.silent())
         .run(
-            new ScanCommand(
-                repo.root(),
-                null,
-                head,
-                Accounts.wholeRepository(),
-                true,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                environment,
-                2));
+            ScanCommand.builder(repo.root(), Accounts.wholeRepository())
+                .head(head)
+                .everyUnit()
+                .environment(environment)
+                .parallelism(2)
+                .build());
   }
 
   public static DeployStack allUnits(TestRepo repo, String head) {

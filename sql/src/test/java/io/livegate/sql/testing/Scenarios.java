@@ -11,7 +11,6 @@ import io.livegate.scan.ScanCommand;
 import io.livegate.scan.testing.ReferenceScenario;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /** Deploy stacks from real scans of real git repositories, ready to be queued. */
@@ -30,15 +29,11 @@ public final class Scenarios {
       DeployStack stack =
           new GraphScan(ProgressListener.silent())
               .run(
-                  new ScanCommand(
-                      dir,
-                      base,
-                      head,
-                      ReferenceScenario.accounts(),
-                      false,
-                      ScanCommand.DEFAULT_FILE_PATTERN,
-                      Map.of(),
-                      2));
+                  ScanCommand.builder(dir, ReferenceScenario.accounts())
+                      .base(base)
+                      .head(head)
+                      .parallelism(2)
+                      .build());
       return command(stack, ReferenceScenario.accounts(), prNumber, base);
     }
   }

@@ -170,15 +170,12 @@ class AwsPlanTimeCodeTest {
                 TaskWiring.fromEnvironment(task, new PrintWriter(log, true))
                     .planScan()
                     .run(
-                        new ScanCommand(
-                            repo.root(),
-                            repo.base(),
-                            repo.head(),
-                            AccountsFile.parse("accounts", repo.accounts()),
-                            false,
-                            ScanCommand.DEFAULT_FILE_PATTERN,
-                            Map.of(),
-                            1)))
+                        ScanCommand.builder(
+                                repo.root(), AccountsFile.parse("accounts", repo.accounts()))
+                            .base(repo.base())
+                            .head(repo.head())
+                            .parallelism(1)
+                            .build()))
         .as("the spy is no real provider: the scan fails")
         .hasMessageContaining("app/a");
 

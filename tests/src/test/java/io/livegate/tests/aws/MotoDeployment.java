@@ -488,26 +488,29 @@ public final class MotoDeployment implements AutoCloseable {
         new CreateDeployStack(
             metadb.deployments(),
             engine.engine().create(),
-            new GraphScan(message -> {})::run,
-            new Checkout(repo.root().toString(), Optional.empty()),
-            accounts,
-            RunnerArgv.TERRAFORM,
-            statuses,
-            new CreateDeployStack.Events() {
-              @Override
-              public void deploymentCreated(long id) {
-                created.accept(id);
-                trigger.handle(JSON.createObjectNode().put(TriggerEvent.DEPLOYMENT_CREATED, id));
-              }
+            new CreateDeployStack.Scanning(
+                new Checkout(repo.root().toString(), Optional.empty()),
+                dir.resolve("create-deploy-stack"),
+                new GraphScan(message -> {})::run,
+                accounts,
+                RunnerArgv.TERRAFORM),
+            new CreateDeployStack.Reporting(
+                new CreateDeployStack.Events() {
+                  @Override
+                  public void deploymentCreated(long id) {
+                    created.accept(id);
+                    trigger.handle(
+                        JSON.createObjectNode().put(TriggerEvent.DEPLOYMENT_CREATED, id));
+                  }
 
-              @Override
-              public void scanFailed(long id, String reason) {
-                throw new AssertionError("the scan of deployment " + id + " failed: " + reason);
-              }
-            },
-            dir.resolve("create-deploy-stack"),
-            "",
-            System.out::println,
+                  @Override
+                  public void scanFailed(long id, String reason) {
+                    throw new AssertionError("the scan of deployment " + id + " failed: " + reason);
+                  }
+                },
+                statuses,
+                "",
+                System.out::println),
             Clock.systemUTC());
     assertThat(job.run(merge)).isZero();
   }

@@ -730,16 +730,7 @@ public final class ColdStartBenchmark {
       String head = repo.commit("pull request #7");
       DeployStack stack =
           new GraphScan(ProgressListener.silent())
-              .run(
-                  new ScanCommand(
-                      dir,
-                      base,
-                      head,
-                      accounts,
-                      false,
-                      ScanCommand.DEFAULT_FILE_PATTERN,
-                      Map.of(),
-                      2));
+              .run(ScanCommand.builder(dir, accounts).base(base).head(head).parallelism(2).build());
       return Scenarios.command(stack, accounts, 7, base);
     }
   }

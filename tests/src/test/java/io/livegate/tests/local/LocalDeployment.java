@@ -114,15 +114,11 @@ public final class LocalDeployment implements AutoCloseable {
     DeployStack stack =
         new GraphScan(message -> {})
             .run(
-                new ScanCommand(
-                    repo.root(),
-                    repo.base(),
-                    repo.head(),
-                    accounts,
-                    false,
-                    ScanCommand.DEFAULT_FILE_PATTERN,
-                    Map.of(),
-                    2));
+                ScanCommand.builder(repo.root(), accounts)
+                    .base(repo.base())
+                    .head(repo.head())
+                    .parallelism(2)
+                    .build());
     MergedPullRequest merge =
         new MergedPullRequest(
             repo.root().toString(), 1, "main", "change", repo.base(), repo.head());
