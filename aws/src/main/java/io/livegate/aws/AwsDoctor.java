@@ -2,6 +2,7 @@ package io.livegate.aws;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Account;
 import io.livegate.github.GitHubDoctor.Check;
@@ -55,7 +56,7 @@ public final class AwsDoctor {
   /** The most mail a day an account in the SES sandbox may send; production access starts above. */
   static final double SANDBOX_QUOTA = 200;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
   private static final int VERIFICATION_BATCH = 100;
   private static final String STS_ASSUME_ROLE = "sts:assumerole";
 

@@ -2,6 +2,7 @@ package io.livegate.aws;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.Jackson;
 import io.livegate.statemachine.RuntimeContract;
 import java.io.IOException;
 import java.net.URI;
@@ -29,7 +30,7 @@ public final class TaskLogLink {
   /** The environment variable Fargate sets to the container's metadata endpoint. */
   public static final String METADATA = "ECS_CONTAINER_METADATA_URI_V4";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
   private TaskLogLink() {}

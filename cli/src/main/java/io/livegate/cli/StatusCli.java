@@ -4,7 +4,7 @@ import io.livegate.cli.local.LocalWiring;
 import io.livegate.cli.local.StateDirectoryLock;
 import io.livegate.cli.local.SummaryTable;
 import io.livegate.core.deploy.Deployment;
-import io.livegate.core.deploy.DeploymentView;
+import io.livegate.core.vote.DeploymentView;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,2 +1,5 @@
-/** livegate's domain: the root exception; the subpackages hold the model, ports and decisions. */
+/**
+ * livegate's domain: the root exception and the one Jackson mapper; the subpackages hold the model,
+ * ports and decisions.
+ */
 package io.livegate.core;

@@ -2,6 +2,7 @@ package io.livegate.github;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
 import java.io.IOException;
 import java.net.URI;
@@ -46,7 +47,7 @@ public final class GitHubClient {
   public static final String API_VERSION = "2022-11-28";
   private static final String USER_AGENT = "livegate";
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
   private static final Pattern NEXT_LINK = Pattern.compile("<([^>]+)>\\s*;\\s*rel=\"next\"");
   private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+");
   private static final Pattern COMMIT = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");

@@ -2,6 +2,7 @@ package io.livegate.github;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
 import io.livegate.core.pr.PullRequestCommenter;
 import java.net.URI;
@@ -13,7 +14,7 @@ import java.util.Optional;
  * GitHubException}; {@link io.livegate.core.pr.PlanComments} logs them.
  */
 public final class GitHubComments implements PullRequestCommenter {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
 
   private final GitHubClient client;
 

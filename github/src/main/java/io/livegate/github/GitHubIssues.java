@@ -2,6 +2,7 @@ package io.livegate.github;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.Jackson;
 import io.livegate.core.drift.DriftIssues;
 import java.net.URI;
 import java.util.Optional;
@@ -16,7 +17,7 @@ public final class GitHubIssues implements DriftIssues {
   /** The label on livegate's drift issue. */
   public static final String LABEL = "livegate-drift";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
 
   private final GitHubClient client;
 

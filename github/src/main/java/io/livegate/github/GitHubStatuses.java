@@ -2,6 +2,7 @@ package io.livegate.github;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.core.Jackson;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -16,7 +17,7 @@ public final class GitHubStatuses implements CommitStatusPublisher {
   /** GitHub keeps at most this many characters of a description. */
   public static final int MAX_DESCRIPTION = 140;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
 
   private final GitHubClient client;
   private final Consumer<String> log;

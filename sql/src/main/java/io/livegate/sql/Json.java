@@ -3,13 +3,14 @@ package io.livegate.sql;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.Jackson;
 import io.livegate.core.deploy.PlanSummary;
 import java.util.List;
 import java.util.Map;
 
 /** The jsonb columns: argv lists and plan summaries. */
 final class Json {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = Jackson.MAPPER;
   private static final TypeReference<List<List<String>>> COMMANDS = new TypeReference<>() {};
 
   private Json() {}

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
 
 /**
@@ -12,7 +13,7 @@ import io.livegate.core.LivegateException;
  * mapper is the one that the AWS adapters and handlers share.
  */
 public final class FlowJson {
-  public static final ObjectMapper MAPPER = new ObjectMapper();
+  public static final ObjectMapper MAPPER = Jackson.MAPPER;
 
   private FlowJson() {}
 

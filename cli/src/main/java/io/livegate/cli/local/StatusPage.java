@@ -1,9 +1,9 @@
 package io.livegate.cli.local;
 
 import io.livegate.core.Html;
-import io.livegate.core.deploy.DeploymentView;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.vote.DeploymentView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.livegate.cli.local;
 
-import io.livegate.core.deploy.DeploymentView;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.vote.DeploymentView;
 import java.time.Duration;
 
 /** The table a deployment ends with: unit, status, duration, resources added/changed/destroyed. */

@@ -2,12 +2,12 @@ package io.livegate.cli.local;
 
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
-import io.livegate.core.deploy.DeploymentView;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.testing.Executions;
 import io.livegate.core.testing.Golden;
+import io.livegate.core.vote.DeploymentView;
 import io.livegate.core.vote.Vote;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,10 @@
 package io.livegate.core.drift;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.Html;
+import io.livegate.core.Jackson;
 
 /**
  * Writes a {@link DriftReport} as the JSON of docs/drift.md, field by field, so that renaming a
@@ -13,14 +12,12 @@ import io.livegate.core.Html;
  */
 public final class DriftReportFormat {
   public static final int SCHEMA_VERSION = 1;
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private DriftReportFormat() {}
 
   /** The JSON contract of docs/drift.md. */
   public static String write(DriftReport report) {
-    ObjectNode root = MAPPER.createObjectNode();
+    ObjectNode root = Jackson.MAPPER.createObjectNode();
     root.put("schemaVersion", SCHEMA_VERSION);
     root.put("head", report.head());
     root.put("planned", report.planned());
@@ -40,7 +37,7 @@ public final class DriftReportFormat {
       node.put("error", error.error());
     }
     try {
-      return MAPPER.writeValueAsString(root) + "\n";
+      return Jackson.INDENTED.writeValueAsString(root) + "\n";
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a JSON tree could not be written", e);
     }

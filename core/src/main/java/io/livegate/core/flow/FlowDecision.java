@@ -1,7 +1,5 @@
 package io.livegate.core.flow;
 
-import io.livegate.core.vote.Decision;
-
 /**
  * How RequestApproval ends, as Decide reads it: only {@link #APPROVED} applies, {@link #SKIPPED} (a
  * plan without changes, when the installation skips empty plans) succeeds without applying, and
@@ -21,9 +19,5 @@ public enum FlowDecision {
   /** The value at {@code $.decision.decision} in the Step Functions definition. */
   public String id() {
     return id;
-  }
-
-  public static FlowDecision of(Decision decision) {
-    return decision == Decision.APPROVED ? APPROVED : REJECTED;
   }
 }

@@ -2,6 +2,7 @@ package io.livegate.core.flow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.PlanSummary;
 import java.io.IOException;
@@ -16,7 +17,7 @@ import java.util.function.Predicate;
  * terragrunt prints the same document.
  */
 public final class PlanJson {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = Jackson.MAPPER;
 
   private PlanJson() {}
 

@@ -3,6 +3,7 @@ package io.livegate.core.pr;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.livegate.core.Html;
+import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ public final class PlanComment {
   /** GitHub refuses comments longer than 65536 characters; this leaves room to spare. */
   static final int MAX_BODY = 60000;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
   private static final Pattern HEAD = Pattern.compile("<!-- livegate:head ([0-9a-f]{7,64}) -->");
   private static final Pattern ENTRY = Pattern.compile("<!-- livegate:unit ([A-Za-z0-9_-]+) -->");
   private static final Pattern BACKTICKS = Pattern.compile("`+");

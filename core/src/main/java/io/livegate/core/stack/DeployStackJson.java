@@ -1,10 +1,9 @@
 package io.livegate.core.stack;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.core.Jackson;
 import java.util.List;
 import java.util.Locale;
 
@@ -13,13 +12,11 @@ import java.util.Locale;
  * so that renaming a Java member can never change the contract by accident.
  */
 public final class DeployStackJson {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private DeployStackJson() {}
 
   public static String write(DeployStack stack) {
-    ObjectNode root = MAPPER.createObjectNode();
+    ObjectNode root = Jackson.MAPPER.createObjectNode();
     root.put("schemaVersion", DeployStack.SCHEMA_VERSION);
     root.put("scan", stack.scan().name().toLowerCase(Locale.ROOT));
     root.put("base", stack.base());
@@ -59,7 +56,7 @@ public final class DeployStackJson {
     }
     strings(root.putArray("warnings"), stack.warnings());
     try {
-      return MAPPER.writeValueAsString(root) + "\n";
+      return Jackson.INDENTED.writeValueAsString(root) + "\n";
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a JSON tree could not be written", e);
     }

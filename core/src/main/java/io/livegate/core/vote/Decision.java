@@ -1,5 +1,6 @@
 package io.livegate.core.vote;
 
+import io.livegate.core.flow.FlowDecision;
 import java.util.Locale;
 
 /** The outcome of an execution's vote. */
@@ -9,6 +10,11 @@ public enum Decision {
 
   public String id() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** How the deploy flow's Decide reads it. */
+  public FlowDecision flowDecision() {
+    return this == APPROVED ? FlowDecision.APPROVED : FlowDecision.REJECTED;
   }
 
   public static Decision fromId(String id) {

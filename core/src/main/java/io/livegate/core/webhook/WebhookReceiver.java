@@ -3,6 +3,7 @@ package io.livegate.core.webhook;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.livegate.core.Jackson;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.MergedPullRequest;
@@ -48,7 +49,7 @@ public final class WebhookReceiver {
   private static final Pattern SHA = Pattern.compile("[0-9a-f]{40}|[0-9a-f]{64}");
   private static final Pattern DELIVERY = Pattern.compile("[A-Za-z0-9-]{1,100}");
   private static final Pattern EVENT = Pattern.compile("[a-z_]{1,64}");
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
 
   private final WebhookSettings settings;
   private final DeliveryLog deliveries;
@@ -164,7 +165,7 @@ public final class WebhookReceiver {
     if (pr.action().equals("closed")) {
       if (pr.merged()) {
         MergedPullRequest merge =
-            new MergedPullRequest(
+            MergedPullRequest.fromGitHub(
                 head.repository(),
                 head.number(),
                 head.baseRef(),

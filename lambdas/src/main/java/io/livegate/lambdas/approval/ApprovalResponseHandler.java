@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.Html;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.flow.FlowCallback;
-import io.livegate.core.flow.FlowDecision;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.lambdas.Handlers;
 import io.livegate.lambdas.SnapStartPriming;
@@ -109,7 +108,7 @@ public final class ApprovalResponseHandler implements RequestStreamHandler {
           .executions()
           .approvalToken(executionId)
           .ifPresent(
-              token -> wired.callback().decide(token, FlowDecision.of(decided.get().decision())));
+              token -> wired.callback().decide(token, decided.get().decision().flowDecision()));
     }
     return page;
   }

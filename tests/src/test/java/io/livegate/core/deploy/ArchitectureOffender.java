@@ -38,6 +38,10 @@ public final class ArchitectureOffender {
             HttpResponse.BodyHandlers.ofString());
   }
 
+  com.fasterxml.jackson.databind.ObjectMapper mapper() {
+    return new com.fasterxml.jackson.databind.ObjectMapper();
+  }
+
   Git repository() throws Exception {
     return Git.init().call();
   }

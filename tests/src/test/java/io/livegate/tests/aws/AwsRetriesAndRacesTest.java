@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
-import io.livegate.core.flow.FlowDecision;
 import io.livegate.core.vote.Decision;
 import io.livegate.core.vote.Vote;
 import io.livegate.tests.moto.MotoServer;
@@ -229,7 +228,7 @@ class AwsRetriesAndRacesTest {
         .singleElement()
         .satisfies(
             sent -> {
-              assertThat(sent.decision()).isEqualTo(FlowDecision.of(decision));
+              assertThat(sent.decision()).isEqualTo(decision.flowDecision());
               assertThat(sent.accepted()).isTrue();
             });
 
@@ -279,7 +278,7 @@ class AwsRetriesAndRacesTest {
         .satisfies(
             event ->
                 assertThat(event.taskSucceededEventDetails().output())
-                    .contains("\"" + FlowDecision.of(decision).id() + "\""));
+                    .contains("\"" + decision.flowDecision().id() + "\""));
   }
 
   /** Every voter posts their vote at the same moment: approvers approve, rejecters reject. */
