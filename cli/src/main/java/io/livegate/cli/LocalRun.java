@@ -117,7 +117,7 @@ final class LocalRun {
                     .parallelism(parallelism)
                     .build());
     MergedPullRequest merge =
-        new MergedPullRequest(root.toString(), 0, base, head, baseSha, headSha);
+        MergedPullRequest.withExactBase(root.toString(), 0, base, head, baseSha, headSha);
     return started(
         wiring,
         wiring.create.create(new CreateDeploymentCommand(merge, stack, accounts, runner)),

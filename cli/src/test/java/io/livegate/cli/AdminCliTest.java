@@ -33,7 +33,8 @@ class AdminCliTest {
     String sha = "2".repeat(40);
     return wiring
         .deployments
-        .enqueue(new MergedPullRequest(repository, 2, "main", "pr-2", sha, sha), Instant.now())
+        .enqueue(
+            MergedPullRequest.withExactBase(repository, 2, "main", "pr-2", sha, sha), Instant.now())
         .deployment()
         .id();
   }
@@ -100,7 +101,8 @@ class AdminCliTest {
     String repository;
     try (LocalWiring wiring = new LocalWiring(state)) {
       String sha = "1".repeat(40);
-      MergedPullRequest first = new MergedPullRequest("acme/live", 1, "main", "pr-1", sha, sha);
+      MergedPullRequest first =
+          MergedPullRequest.withExactBase("acme/live", 1, "main", "pr-1", sha, sha);
       running = wiring.deployments.enqueue(first, Instant.now()).deployment().id();
       wiring.startNext.startNext("acme/live");
       repository = "acme/live";
@@ -137,7 +139,8 @@ class AdminCliTest {
     long stuck;
     try (LocalWiring wiring = new LocalWiring(state)) {
       String sha = "1".repeat(40);
-      MergedPullRequest first = new MergedPullRequest("acme/live", 1, "main", "pr-1", sha, sha);
+      MergedPullRequest first =
+          MergedPullRequest.withExactBase("acme/live", 1, "main", "pr-1", sha, sha);
       stuck = wiring.deployments.enqueue(first, Instant.now()).deployment().id();
       wiring.startNext.startNext("acme/live");
     }

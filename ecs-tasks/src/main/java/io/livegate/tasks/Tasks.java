@@ -129,7 +129,7 @@ public final class Tasks {
     }
 
     MergedPullRequest merge() {
-      return new MergedPullRequest(
+      return MergedPullRequest.fromGitHub(
           repository,
           pullRequest,
           baseRef,

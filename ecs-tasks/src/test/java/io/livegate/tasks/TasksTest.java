@@ -60,14 +60,15 @@ class TasksTest {
     for (String headRef :
         List.of(
             "feature/a", "--merge-sha=" + BASE, "-h", "it's $(touch /tmp/pwned)", "@file", "")) {
-      MergedPullRequest merge = new MergedPullRequest("acme/live", 9, "main", headRef, BASE, HEAD);
+      MergedPullRequest merge =
+          MergedPullRequest.withExactBase("acme/live", 9, "main", headRef, BASE, HEAD);
 
       Object parsed = leaf(EcsScanLauncher.command(merge));
 
       assertThat(((Tasks.CreateDeployStack) parsed).merge()).as(headRef).isEqualTo(merge);
     }
     MergedPullRequest rebased =
-        new MergedPullRequest("acme/live", 9, "main", "feature/a", BASE, HEAD, BASE, 3);
+        MergedPullRequest.fromGitHub("acme/live", 9, "main", "feature/a", BASE, HEAD, BASE, 3);
     Object parsed = leaf(EcsScanLauncher.command(rebased));
     assertThat(((Tasks.CreateDeployStack) parsed).merge()).isEqualTo(rebased);
   }

@@ -45,10 +45,9 @@ class GitHubIssuesTest {
   private static final Accounts ACCOUNTS =
       Accounts.of(
           List.of(
-              new Account(
-                  "dev", "dev", List.of(), List.of("dev-lead@example.com"), 1, 1, null, null),
-              new Account(
-                  "prod", "prod", List.of(), List.of("prod-lead@example.com"), 1, 1, null, null)));
+              Account.of("dev", "dev", List.of()).withVotes(List.of("dev-lead@example.com"), 1, 1),
+              Account.of("prod", "prod", List.of())
+                  .withVotes(List.of("prod-lead@example.com"), 1, 1)));
   private static final DriftReport DRIFTED =
       new DriftReport(
           "a".repeat(40),

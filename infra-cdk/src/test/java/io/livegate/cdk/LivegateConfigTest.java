@@ -216,24 +216,12 @@ class LivegateConfigTest {
 
     assertThat(read.all())
         .containsExactly(
-            new Account(
-                "shared_services",
-                "shared-services-account",
-                List.of(),
-                List.of("platform-lead@example.com", "sre@example.com"),
-                2,
-                1,
-                Fixtures.SHARED_PLAN,
-                Fixtures.SHARED_APPLY),
-            new Account(
-                "dev",
-                "dev-account",
-                List.of("shared_services"),
-                List.of("dev-lead@example.com"),
-                1,
-                1,
-                Fixtures.DEV_PLAN,
-                Fixtures.DEV_APPLY));
+            Account.of("shared_services", "shared-services-account", List.of())
+                .withVotes(List.of("platform-lead@example.com", "sre@example.com"), 2, 1)
+                .withRoles(Fixtures.SHARED_PLAN, Fixtures.SHARED_APPLY),
+            Account.of("dev", "dev-account", List.of("shared_services"))
+                .withVotes(List.of("dev-lead@example.com"), 1, 1)
+                .withRoles(Fixtures.DEV_PLAN, Fixtures.DEV_APPLY));
     assertThat(config.planRoleArns()).containsExactly(Fixtures.SHARED_PLAN, Fixtures.DEV_PLAN);
     assertThat(config.applyRoleArns()).containsExactly(Fixtures.SHARED_APPLY, Fixtures.DEV_APPLY);
   }

@@ -30,7 +30,8 @@ final class UnitExecutions {
             null,
             null,
             !destroyTargets.isEmpty(),
-            destroyTargets);
+            destroyTargets,
+            false);
     Instant now = Instant.now();
     return new Execution(
         1,

@@ -97,6 +97,7 @@ final class DeletedUnits {
         stack.accounts(),
         stack.executions(),
         ordered,
+        List.of(),
         stack.warnings());
   }
 }

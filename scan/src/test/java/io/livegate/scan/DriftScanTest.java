@@ -62,8 +62,7 @@ class DriftScanTest {
         sandbox,
         kind,
         Accounts.of(
-            List.of(
-                new Account("apps", "app", List.of(), List.of(), 1, 1, "arn:plan", "arn:apply"))),
+            List.of(Account.of("apps", "app", List.of()).withRoles("arn:plan", "arn:apply"))),
         parallelism);
   }
 

@@ -98,7 +98,7 @@ class PlanScanTest {
     repo.commit("two accounts");
     return Accounts.of(
         List.of(
-            new Account("prod", "prod", List.of(), List.of(), 1, 1, PLAN_ROLE, null),
+            Account.of("prod", "prod", List.of()).withRoles(PLAN_ROLE, null),
             Account.of("dev", "dev", List.of())));
   }
 

@@ -51,7 +51,7 @@ class HostileDataTest {
   private long deploy() {
     CreateDeploymentCommand command = SyntheticDeployments.command(1, accounts, UNITS);
     MergedPullRequest hostile =
-        new MergedPullRequest(
+        MergedPullRequest.withExactBase(
             "acme/live'; DROP TABLE deployments; --",
             1,
             "main",

@@ -128,7 +128,8 @@ class LocalMetadbTest {
             .metadb()
             .deployments()
             .enqueue(
-                new MergedPullRequest(REPOSITORY, number, "main", "pr-" + number, sha, sha),
+                MergedPullRequest.withExactBase(
+                    REPOSITORY, number, "main", "pr-" + number, sha, sha),
                 Instant.now());
       }
       System.out.println("recorded");

@@ -22,7 +22,7 @@ class StatusPageTest {
         new DeploymentView(
             new Deployment(
                 1,
-                new MergedPullRequest(
+                MergedPullRequest.withExactBase(
                     "acme/live",
                     42,
                     "main",

@@ -227,16 +227,18 @@ class VotePageBrowserTest {
                 new PlannedExecution(
                     "web", "default", List.of("app"), 1, List.of(Reason.dependsOn("app")))),
             List.of(),
+            List.of(),
             List.of());
     Accounts accounts =
         Accounts.of(
-            List.of(new Account("default", "", List.of(), List.of(ALICE, BOB), 1, 1, null, null)));
+            List.of(Account.of("default", "", List.of()).withVotes(List.of(ALICE, BOB), 1, 1)));
     long id =
         wiring
             .create
             .create(
                 new CreateDeploymentCommand(
-                    new MergedPullRequest(repository, 7, "main", "change", "base", "head"),
+                    MergedPullRequest.withExactBase(
+                        repository, 7, "main", "change", "base", "head"),
                     stack,
                     accounts,
                     RunnerArgv.TERRAFORM))

@@ -28,21 +28,39 @@ public record Account(
     voters = List.copyOf(voters);
   }
 
-  /** An account that destroys the units a merge deletes. */
-  public Account(
-      String name,
-      String path,
-      List<String> dependsOn,
-      List<String> voters,
-      int minApprovals,
-      int minRejections,
-      String planRole,
-      String applyRole) {
-    this(name, path, dependsOn, voters, minApprovals, minRejections, planRole, applyRole, true);
+  /**
+   * An account with no voters or roles configured, approving and rejecting on one vote, and
+   * destroying the units a merge deletes; the {@code with…} methods set the rest.
+   */
+  public static Account of(String name, String path, List<String> dependsOn) {
+    return new Account(name, path, dependsOn, List.of(), 1, 1, null, null, true);
   }
 
-  /** An account with no voters or roles configured, approving and rejecting on one vote. */
-  public static Account of(String name, String path, List<String> dependsOn) {
-    return new Account(name, path, dependsOn, List.of(), 1, 1, null, null);
+  /** This account with these voters and thresholds. */
+  public Account withVotes(List<String> voters, int minApprovals, int minRejections) {
+    return new Account(
+        name,
+        path,
+        dependsOn,
+        voters,
+        minApprovals,
+        minRejections,
+        planRole,
+        applyRole,
+        destroyDeleted);
+  }
+
+  /** This account with these roles ({@code null} for none). */
+  public Account withRoles(String planRole, String applyRole) {
+    return new Account(
+        name,
+        path,
+        dependsOn,
+        voters,
+        minApprovals,
+        minRejections,
+        planRole,
+        applyRole,
+        destroyDeleted);
   }
 }

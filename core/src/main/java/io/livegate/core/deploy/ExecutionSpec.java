@@ -34,36 +34,4 @@ public record ExecutionSpec(
     voters = List.copyOf(voters);
     destroyTargets = List.copyOf(destroyTargets);
   }
-
-  /** An execution that plans and applies the unit as the merge commit has it (no destroy). */
-  public ExecutionSpec(
-      String unit,
-      String account,
-      int layer,
-      List<String> dependsOn,
-      List<List<String>> planCommands,
-      List<List<String>> applyCommands,
-      List<String> voters,
-      int minApprovals,
-      int minRejections,
-      String planRole,
-      String applyRole,
-      boolean rollback,
-      List<String> destroyTargets) {
-    this(
-        unit,
-        account,
-        layer,
-        dependsOn,
-        planCommands,
-        applyCommands,
-        voters,
-        minApprovals,
-        minRejections,
-        planRole,
-        applyRole,
-        rollback,
-        destroyTargets,
-        false);
-  }
 }

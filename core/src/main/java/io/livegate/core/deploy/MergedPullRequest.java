@@ -53,7 +53,7 @@ public record MergedPullRequest(
   }
 
   /** A merge as GitHub reports it. */
-  public MergedPullRequest(
+  public static MergedPullRequest fromGitHub(
       String repository,
       int number,
       String baseRef,
@@ -62,7 +62,8 @@ public record MergedPullRequest(
       String mergeCommit,
       String headCommit,
       int commits) {
-    this(repository, number, baseRef, headRef, baseCommit, mergeCommit, headCommit, commits, null);
+    return new MergedPullRequest(
+        repository, number, baseRef, headRef, baseCommit, mergeCommit, headCommit, commits, null);
   }
 
   /**
@@ -82,15 +83,16 @@ public record MergedPullRequest(
     return driftRun != null;
   }
 
-  /** A merge whose {@code baseCommit} is exactly the trunk before it. */
-  public MergedPullRequest(
+  /** A merge whose {@code baseCommit} is exactly the trunk before it, as given by hand. */
+  public static MergedPullRequest withExactBase(
       String repository,
       int number,
       String baseRef,
       String headRef,
       String baseCommit,
       String mergeCommit) {
-    this(repository, number, baseRef, headRef, baseCommit, mergeCommit, null, 0, null);
+    return new MergedPullRequest(
+        repository, number, baseRef, headRef, baseCommit, mergeCommit, null, 0, null);
   }
 
   /** Whether {@code baseCommit} is the trunk just before the merge, as given by hand. */

@@ -72,7 +72,8 @@ public final class RollbackExecutions {
               original.planRole(),
               original.applyRole(),
               true,
-              execution.newResources()));
+              execution.newResources(),
+              false));
     }
     return rollbacks;
   }

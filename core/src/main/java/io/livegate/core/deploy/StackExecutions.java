@@ -77,7 +77,8 @@ public final class StackExecutions {
               account.planRole(),
               account.applyRole(),
               false,
-              List.of()));
+              List.of(),
+              false));
     }
     return specs;
   }

@@ -33,18 +33,6 @@ public record DeployStack(
     warnings = List.copyOf(warnings);
   }
 
-  /** A stack that leaves no unit out. */
-  public DeployStack(
-      ScanMode scan,
-      String base,
-      String head,
-      List<AccountOrder> accounts,
-      List<PlannedExecution> executions,
-      List<DeletedUnit> deleted,
-      List<String> warnings) {
-    this(scan, base, head, accounts, executions, deleted, List.of(), warnings);
-  }
-
   /** The number of layers. */
   public int layerCount() {
     return executions.stream().mapToInt(PlannedExecution::layer).max().orElse(-1) + 1;

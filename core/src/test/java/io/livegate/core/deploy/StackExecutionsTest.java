@@ -39,6 +39,7 @@ class StackExecutionsTest {
             new DeletedUnit(
                 "dev/db", "dev", reasons, List.of("dev/vpc"), List.of("dev/web"), destroy),
             new DeletedUnit("dev/vpc", "dev", reasons, List.of(), List.of(), destroy)),
+        List.of(),
         List.of());
   }
 

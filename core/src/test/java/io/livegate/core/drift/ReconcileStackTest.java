@@ -31,6 +31,7 @@ class ReconcileStackTest {
             new PlannedExecution("app", "default", List.of("network"), 1, List.of(all)),
             new PlannedExecution("web", "default", List.of("app"), 2, List.of(all))),
         List.of(),
+        List.of(),
         List.of());
   }
 

@@ -34,7 +34,7 @@ class PlanUnitTest {
   private final InMemoryPullRequestCommenter commenter = new InMemoryPullRequestCommenter();
   private final List<String> planned = new ArrayList<>();
   private final Accounts accounts =
-      Accounts.of(List.of(new Account("apps", "app", List.of(), List.of(), 1, 1, ROLE, "apply")));
+      Accounts.of(List.of(Account.of("apps", "app", List.of()).withRoles(ROLE, "apply")));
 
   @BeforeEach
   void units() throws Exception {

@@ -25,7 +25,7 @@ class VoteMailTest {
                 List.of(1L),
                 new PlanSummary(1, 2, 0, List.of("registry.terraform.io/hashicorp/aws"))),
             new PlanSummary(1, 2, 0, List.of("registry.terraform.io/hashicorp/aws")),
-            new MergedPullRequest("acme/live", 42, "main", "feature", "b", "m"),
+            MergedPullRequest.withExactBase("acme/live", 42, "main", "feature", "b", "m"),
             "https://logs.example.com/d1-app",
             "https://livegate.example.com/vote?t=approve-token",
             "https://livegate.example.com/vote?t=reject-token");
@@ -51,7 +51,7 @@ class VoteMailTest {
             Executions.of(
                 4, "dev-account/queue", "dev", ExecutionStatus.RUNNING, List.of(), summary, true),
             summary,
-            new MergedPullRequest("acme/live", 43, "main", "feature", "b", "m"),
+            MergedPullRequest.withExactBase("acme/live", 43, "main", "feature", "b", "m"),
             "",
             "https://livegate.example.com/vote?t=approve-token",
             "https://livegate.example.com/vote?t=reject-token");

@@ -23,7 +23,8 @@ class VoteTallyTest {
           null,
           null,
           false,
-          List.of());
+          List.of(),
+          false);
 
   private static Vote approve(String voter) {
     return new Vote(1, voter, Vote.Choice.APPROVE, Instant.EPOCH);

@@ -57,7 +57,8 @@ class AdminHandlerTest {
         engine
             .deployments
             .enqueue(
-                new MergedPullRequest("acme/live", number, "main", "pr", sha, sha), Instant.now())
+                MergedPullRequest.withExactBase("acme/live", number, "main", "pr", sha, sha),
+                Instant.now())
             .deployment()
             .id();
     engine.startNext.startNext("acme/live");

@@ -47,7 +47,8 @@ class StoppedTaskTest {
 
   private static MergedPullRequest merge(int number) {
     String sha = String.valueOf(number).repeat(40);
-    return new MergedPullRequest("acme/live", number, "main", "pr-" + number, sha, sha, sha, 1);
+    return MergedPullRequest.fromGitHub(
+        "acme/live", number, "main", "pr-" + number, sha, sha, sha, 1);
   }
 
   /** The event as EventBridge delivers it for a task of livegate's cluster. */

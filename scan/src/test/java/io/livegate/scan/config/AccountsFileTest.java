@@ -45,17 +45,12 @@ class AccountsFileTest {
 
     assertThat(accounts.all())
         .containsExactly(
-            new Account(
-                "shared_services",
-                "shared-services-account",
-                List.of(),
-                List.of("platform-lead@example.com"),
-                1,
-                1,
-                "arn:aws:iam::111111111111:role/livegate-plan",
-                "arn:aws:iam::111111111111:role/livegate-apply"),
-            new Account(
-                "dev", "dev-account", List.of("shared_services"), List.of(), 1, 1, null, null));
+            Account.of("shared_services", "shared-services-account", List.of())
+                .withVotes(List.of("platform-lead@example.com"), 1, 1)
+                .withRoles(
+                    "arn:aws:iam::111111111111:role/livegate-plan",
+                    "arn:aws:iam::111111111111:role/livegate-apply"),
+            Account.of("dev", "dev-account", List.of("shared_services")));
   }
 
   @Test

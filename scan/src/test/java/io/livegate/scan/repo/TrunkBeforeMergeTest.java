@@ -99,7 +99,8 @@ class TrunkBeforeMergeTest {
   void aMergeGivenByHandIsScannedFromTheBaseItNames() {
     github.touch("app-c/terragrunt.hcl");
     String head = github.commit("by hand");
-    MergedPullRequest merge = new MergedPullRequest("acme/live", 0, "main", "main", base, head);
+    MergedPullRequest merge =
+        MergedPullRequest.withExactBase("acme/live", 0, "main", "main", base, head);
 
     assertThat(deployedUnits(merge)).containsExactly("app-c");
   }
@@ -190,7 +191,7 @@ class TrunkBeforeMergeTest {
   private record PullRequest(int number, String base, String head) {
     /** The merged event's view: the base it was opened from, its head and its two commits. */
     MergedPullRequest merged(String mergeCommit) {
-      return new MergedPullRequest(
+      return MergedPullRequest.fromGitHub(
           "acme/live", number, "main", "pr-" + number, base, mergeCommit, head, 2);
     }
   }

@@ -41,7 +41,7 @@ public final class Scenarios {
   public static CreateDeploymentCommand command(
       DeployStack stack, Accounts accounts, int prNumber, String base) {
     MergedPullRequest pr =
-        new MergedPullRequest(
+        MergedPullRequest.withExactBase(
             REPOSITORY, prNumber, "main", "feature-" + prNumber, base, stack.head());
     return new CreateDeploymentCommand(pr, stack, accounts, RunnerArgv.TERRAFORM);
   }

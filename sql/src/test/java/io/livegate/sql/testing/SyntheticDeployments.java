@@ -41,15 +41,11 @@ public final class SyntheticDeployments {
     List<Account> accounts = new ArrayList<>();
     for (int index = 0; index < count; index++) {
       accounts.add(
-          new Account(
-              "account-" + index,
-              "account-" + index,
-              index == 0 ? List.of() : List.of("account-" + (index - 1) / 2),
-              voters,
-              minApprovals,
-              minRejections,
-              null,
-              null));
+          Account.of(
+                  "account-" + index,
+                  "account-" + index,
+                  index == 0 ? List.of() : List.of("account-" + (index - 1) / 2))
+              .withVotes(voters, minApprovals, minRejections));
     }
     return Accounts.of(accounts);
   }
@@ -76,7 +72,8 @@ public final class SyntheticDeployments {
         accounts.all().stream()
             .map(account -> new AccountOrder(account.name(), account.path(), account.dependsOn()))
             .toList();
-    return new DeployStack(ScanMode.GRAPH, base, head, orders, units, List.of(), List.of());
+    return new DeployStack(
+        ScanMode.GRAPH, base, head, orders, units, List.of(), List.of(), List.of());
   }
 
   /**

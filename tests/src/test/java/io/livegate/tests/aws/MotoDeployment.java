@@ -457,7 +457,7 @@ public final class MotoDeployment implements AutoCloseable {
   /** create-deploy-stack, whose trigger invocation is the trigger handler, in process. */
   public void deploy() {
     scan(
-        new MergedPullRequest(REPOSITORY, 1, "main", "change", repo.base(), repo.head()),
+        MergedPullRequest.withExactBase(REPOSITORY, 1, "main", "change", repo.base(), repo.head()),
         id -> deploymentId = id);
     assertThat(deploymentId).isPositive();
   }
@@ -470,7 +470,9 @@ public final class MotoDeployment implements AutoCloseable {
   String merge(int number, String base, String merge) {
     return engine
         .advance()
-        .merged(new MergedPullRequest(REPOSITORY, number, "main", "pr-" + number, base, merge))
+        .merged(
+            MergedPullRequest.withExactBase(
+                REPOSITORY, number, "main", "pr-" + number, base, merge))
         .message();
   }
 
@@ -522,7 +524,7 @@ public final class MotoDeployment implements AutoCloseable {
       int equals = argument.indexOf('=');
       options.put(argument.substring(0, equals), argument.substring(equals + 1));
     }
-    return new MergedPullRequest(
+    return MergedPullRequest.withExactBase(
         options.get("--repository"),
         Integer.parseInt(options.get("--pull-request")),
         options.get("--base-ref"),

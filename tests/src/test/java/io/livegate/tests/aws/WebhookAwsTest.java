@@ -155,7 +155,7 @@ class WebhookAwsTest {
 
   private static MergedPullRequest merge(ObjectNode payload) {
     JsonNode pr = payload.get("pull_request");
-    return new MergedPullRequest(
+    return MergedPullRequest.fromGitHub(
         Webhooks.REPOSITORY,
         pr.get("number").asInt(),
         pr.at("/base/ref").asText(),

@@ -714,15 +714,9 @@ public final class ColdStartBenchmark {
             ReferenceScenario.accounts().all().stream()
                 .map(
                     a ->
-                        new Account(
-                            a.name(),
-                            a.path(),
-                            a.dependsOn(),
-                            List.of(VOTER),
-                            1,
-                            1,
-                            a.planRole(),
-                            a.applyRole()))
+                        Account.of(a.name(), a.path(), a.dependsOn())
+                            .withVotes(List.of(VOTER), 1, 1)
+                            .withRoles(a.planRole(), a.applyRole()))
                 .toList());
     try (TestRepo repo = ReferenceScenario.write(TestRepo.create(dir))) {
       String base = repo.commit("reference scenario");

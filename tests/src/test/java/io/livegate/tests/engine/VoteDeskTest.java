@@ -128,6 +128,7 @@ class VoteDeskTest {
                     List.of(),
                     List.of(),
                     true)),
+            List.of(),
             List.of());
     long id =
         engine.create.create(Scenarios.command(stack, accounts, 7, "base-7")).deployment().id();

@@ -120,7 +120,7 @@ public final class LocalDeployment implements AutoCloseable {
                     .parallelism(2)
                     .build());
     MergedPullRequest merge =
-        new MergedPullRequest(
+        MergedPullRequest.withExactBase(
             repo.root().toString(), 1, "main", "change", repo.base(), repo.head());
     Deployment deployment =
         wiring
