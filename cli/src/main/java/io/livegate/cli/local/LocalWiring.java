@@ -127,17 +127,12 @@ public final class LocalWiring implements AutoCloseable {
     if (server == null) {
       server =
           new VoteServer(
-              address,
-              port,
+              new VoteServer.Listen(address, port, publicUrl),
               new VoteLinks(state.voteSecret()),
               castVote,
-              deployments,
-              executions,
-              votes,
-              state.plans(),
+              new VoteServer.Records(deployments, executions, votes, state.plans()),
               clock,
-              currentDeployment::get,
-              publicUrl);
+              currentDeployment::get);
       lock.statusPage(server.baseUrl() + "/status");
     }
     return server;

@@ -69,21 +69,33 @@ public final class VoteServer implements AutoCloseable {
   private final String baseUrl;
 
   /**
+   * Where the server listens and is reached.
+   *
    * @param publicUrl the address voters and GitHub reach this server at, for the links and the
    *     webhook URL it prints (e.g. behind a proxy); empty for {@code http://ADDRESS:PORT}
    */
+  public record Listen(InetAddress address, int port, Optional<String> publicUrl) {}
+
+  /**
+   * What the pages read: the deployments, their executions and votes, and the saved plans (whose
+   * text the confirm page shows).
+   */
+  public record Records(
+      DeploymentStore deployments, ExecutionStore executions, VoteStore votes, Path plans) {}
+
+  /**
+   * @param currentDeployment the deployment the status page draws
+   */
   public VoteServer(
-      InetAddress address,
-      int port,
+      Listen listen,
       VoteLinks links,
       CastVote castVote,
-      DeploymentStore deployments,
-      ExecutionStore executions,
-      VoteStore votes,
-      Path plans,
+      Records records,
       Clock clock,
-      LongSupplier currentDeployment,
-      Optional<String> publicUrl) {
+      LongSupplier currentDeployment) {
+    InetAddress address = listen.address();
+    DeploymentStore deployments = records.deployments();
+    ExecutionStore executions = records.executions();
     this.links = links;
     this.desk =
         new VoteDesk(
@@ -91,17 +103,23 @@ public final class VoteServer implements AutoCloseable {
             castVote,
             executions,
             deployments,
-            execution -> planText(plans, execution),
+            execution -> planText(records.plans(), execution),
             clock);
     this.deployments = deployments;
     this.executions = executions;
-    this.votes = votes;
+    this.votes = records.votes();
     this.currentDeployment = currentDeployment;
     try {
-      server = HttpServer.create(new InetSocketAddress(address, port), 0);
+      server = HttpServer.create(new InetSocketAddress(address, listen.port()), 0);
     } catch (IOException e) {
       throw new LivegateException(
-          "cannot listen on " + address.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
+          "cannot listen on "
+              + address.getHostAddress()
+              + ":"
+              + listen.port()
+              + ": "
+              + e.getMessage(),
+          e);
     }
     server.setExecutor(
         Executors.newFixedThreadPool(
@@ -126,7 +144,8 @@ public final class VoteServer implements AutoCloseable {
         });
     server.start();
     this.baseUrl =
-        publicUrl
+        listen
+            .publicUrl()
             .map(url -> url.replaceAll("/+$", ""))
             .orElseGet(() -> "http://" + host(address) + ":" + server.getAddress().getPort());
   }
