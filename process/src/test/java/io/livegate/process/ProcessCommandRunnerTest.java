@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -201,29 +202,30 @@ class ProcessCommandRunnerTest {
   @Test
   void thePidFileNamesTheRunningProcessAndGoesWhenItEnds() throws Exception {
     Path pidFile = dir.resolve("run.pid");
+    // The command sleeps until the test interrupts it, so that a loaded machine cannot end it
+    // before the test has looked at it.
     Thread probe =
         new Thread(
             () ->
                 runner.run(
                     new Command(
-                        List.of("/bin/sleep", "1"),
+                        List.of("/bin/sleep", "600"),
                         dir,
                         Map.of(),
                         TIMEOUT,
                         java.util.Optional.of(pidFile))));
     probe.start();
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!Files.exists(pidFile) && System.nanoTime() < deadline) {
+    while (!Files.exists(pidFile)) {
+      assertThat(probe.isAlive()).as("the run writes its PID file before it ends").isTrue();
       Thread.sleep(10);
     }
     long pid = Long.parseLong(Files.readString(pidFile).strip());
     // setsid runs first and then becomes the command in the same process.
-    while (!ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("").endsWith("sleep")
-        && System.nanoTime() < deadline) {
+    while (!ProcessHandle.of(pid).flatMap(p -> p.info().command()).orElse("").endsWith("sleep")) {
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).hasValue(true);
       Thread.sleep(10);
     }
-    assertThat(ProcessHandle.of(pid).flatMap(p -> p.info().command()))
-        .hasValueSatisfying(command -> assertThat(command).endsWith("sleep"));
+    runner.interruptAll();
     probe.join();
     assertThat(pidFile).doesNotExist();
   }
@@ -231,20 +233,33 @@ class ProcessCommandRunnerTest {
   @Test
   void interruptingAllSendsEachRunningCommandOneSigint() throws Exception {
     CommandResult[] result = new CommandResult[1];
+    // The shell says when its trap is set: a SIGINT before that would end it with the default.
+    CountDownLatch trapped = new CountDownLatch(1);
+    ProcessCommandRunner lines =
+        new ProcessCommandRunner(
+            line -> {
+              if (line.equals("trapped")) {
+                trapped.countDown();
+              }
+            });
     Thread running =
         new Thread(
             () ->
                 result[0] =
-                    run("/bin/sh", "-c", "trap 'echo interrupted; exit 3' INT; sleep 30 & wait"));
+                    lines.run(
+                        new Command(
+                            List.of(
+                                "/bin/sh",
+                                "-c",
+                                "trap 'echo interrupted; exit 3' INT; echo trapped; sleep 30 & wait"),
+                            dir,
+                            Map.of(),
+                            TIMEOUT)));
     running.start();
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!runner.busy() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    Thread.sleep(200);
+    trapped.await();
 
-    runner.interruptAll();
-    running.join(Duration.ofSeconds(20).toMillis());
+    lines.interruptAll();
+    running.join();
 
     assertThat(result[0].exitCode()).isEqualTo(3);
     assertThat(result[0].output()).contains("interrupted");

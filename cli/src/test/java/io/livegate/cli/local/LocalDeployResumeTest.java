@@ -13,30 +13,22 @@ import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code livegate deploy} in its own JVM, killed with SIGKILL while units wait for votes, then
  * {@code livegate resume} in a new JVM: the deployment finishes and nothing is applied twice.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 @Tag("crash")
 class LocalDeployResumeTest {
-  private static final Duration WAIT = Duration.ofSeconds(60);
-
   @TempDir Path dir;
   private final List<Process> started = new ArrayList<>();
   private Path state;
@@ -68,20 +60,19 @@ class LocalDeployResumeTest {
     // Approve global, then baz but not doo; bar is released once baz is applied.
     approveWhenAsked(outbox, LiveRepos.DEV_GLOBAL, deploy, deployLog);
     approveWhenAsked(outbox, LiveRepos.DEV_BAZ, deploy, deployLog);
-    waitFor(
-        () -> log(deployLog).contains("[" + LiveRepos.DEV_BAR + "] Decide"),
+    ChildJvm.await(
+        () -> ChildJvm.read(deployLog).contains("[" + LiveRepos.DEV_BAR + "] Decide"),
         "bar waits for votes",
         deploy,
         deployLog);
-    assertThat(log(deployLog)).contains("[" + LiveRepos.DEV_DOO + "] Decide");
-    waitFor(
+    assertThat(ChildJvm.read(deployLog)).contains("[" + LiveRepos.DEV_DOO + "] Decide");
+    ChildJvm.await(
         () -> postmasterPid().isPresent(), "postmaster.pid names the server", deploy, deployLog);
     long leftoverServer = postmasterPid().orElseThrow();
     Map<String, String> globalIds = TerraformState.ids(repo.root().resolve(LiveRepos.DEV_GLOBAL));
     Map<String, String> bazIds = TerraformState.ids(repo.root().resolve(LiveRepos.DEV_BAZ));
 
-    deploy.destroyForcibly();
-    assertThat(deploy.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    deploy.destroyForcibly().waitFor();
     assertThat(ProcessHandle.of(leftoverServer).filter(ProcessHandle::isAlive))
         .as("the killed run leaves its PostgreSQL server running")
         .isPresent();
@@ -100,13 +91,11 @@ class LocalDeployResumeTest {
             "2",
             "--state-dir",
             state.toString());
-    assertThat(resume.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS))
-        .as("resume finishes:\n%s", log(resumeLog))
-        .isTrue();
+    ChildJvm.awaitExit(resume, resumeLog);
 
-    assertThat(resume.exitValue()).as(log(resumeLog)).isZero();
+    assertThat(resume.exitValue()).as(ChildJvm.read(resumeLog)).isZero();
     assertThat(ProcessHandle.of(leftoverServer).filter(ProcessHandle::isAlive)).isEmpty();
-    assertThat(log(resumeLog))
+    assertThat(ChildJvm.read(resumeLog))
         .contains("[" + LiveRepos.DEV_BAR + "] resuming after an interruption")
         .contains("[" + LiveRepos.DEV_DOO + "] resuming after an interruption")
         .contains("deployment 1: succeeded");
@@ -151,7 +140,7 @@ class LocalDeployResumeTest {
 
   private static void approveWhenAsked(Path outbox, String unit, Process deploy, Path deployLog)
       throws Exception {
-    waitFor(
+    ChildJvm.await(
         () ->
             Files.isDirectory(outbox)
                 && SentMail.in(outbox).stream().anyMatch(m -> m.unit().equals(unit)),
@@ -163,17 +152,6 @@ class LocalDeployResumeTest {
     assertThat(VoteClient.confirm(mail.approveLink()).body()).contains("It decided the vote");
   }
 
-  private static void waitFor(BooleanSupplier condition, String what, Process run, Path log)
-      throws Exception {
-    Instant deadline = Instant.now().plus(WAIT);
-    while (!condition.getAsBoolean()) {
-      if (!run.isAlive() || Instant.now().isAfter(deadline)) {
-        throw new AssertionError("waited in vain until " + what + ":\n" + log(log));
-      }
-      Thread.sleep(100);
-    }
-  }
-
   private Optional<Long> postmasterPid() {
     Path pidFile = state.resolve("metadb").resolve("postmaster.pid");
     try {
@@ -182,14 +160,6 @@ class LocalDeployResumeTest {
           : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();
-    }
-  }
-
-  private static String log(Path log) {
-    try {
-      return Files.exists(log) ? Files.readString(log) : "";
-    } catch (IOException e) {
-      return "(cannot read " + log + ": " + e.getMessage() + ")";
     }
   }
 }

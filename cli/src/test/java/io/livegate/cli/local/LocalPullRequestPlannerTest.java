@@ -72,7 +72,9 @@ class LocalPullRequestPlannerTest {
             Optional.of(new PlanComments(commenter, message -> {})),
             BubblewrapSandbox.find(List.of(workspace)).orElseThrow(),
             message -> {})) {
-      result = planner.plan(pullRequest).get(90, TimeUnit.SECONDS);
+      // Bounded as a stuck child is: terraform plans take several times as long on a loaded
+      // machine.
+      result = planner.plan(pullRequest).get(ChildJvm.STUCK.toSeconds(), TimeUnit.SECONDS);
     }
 
     assertThat(result.units()).containsExactly("app/a", "app/b", "app/broken", HOSTILE);

@@ -13,11 +13,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -113,12 +113,34 @@ final class ServeProcess implements AutoCloseable {
             HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Waits until a line of serve's output contains {@code text}. */
-  void awaitLine(String text, Duration limit) throws InterruptedException {
-    Instant deadline = Instant.now().plus(limit);
-    while (!log().contains(text)) {
-      if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-        throw new AssertionError("waited in vain for '" + text + "':\n" + log());
+  /** Waits until a line of serve's output contains {@code text} ({@link #await}). */
+  void awaitLine(String text) throws InterruptedException {
+    await(() -> log().contains(text), "'" + text + "'");
+  }
+
+  /**
+   * Waits until {@code condition} holds; fails when serve ends first, or prints nothing for {@link
+   * ChildJvm#STUCK}: what is bounded is silence, not the time a loaded machine takes.
+   */
+  void await(BooleanSupplier condition, String what) throws InterruptedException {
+    int seen = -1;
+    Instant printed = Instant.now();
+    while (!condition.getAsBoolean()) {
+      if (!process.isAlive() && !condition.getAsBoolean()) {
+        throw new AssertionError("serve ended before " + what + ":\n" + log());
+      }
+      int now = lines.size();
+      if (now != seen) {
+        seen = now;
+        printed = Instant.now();
+      } else if (Instant.now().isAfter(printed.plus(ChildJvm.STUCK))) {
+        throw new AssertionError(
+            "serve printed nothing for "
+                + ChildJvm.STUCK
+                + " while waiting for "
+                + what
+                + ":\n"
+                + log());
       }
       Thread.sleep(50);
     }

@@ -18,8 +18,6 @@ import io.livegate.sql.testing.Webhooks;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -37,7 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("terraform")
 class ServePullRequestPlansTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration WAIT = Duration.ofSeconds(90);
 
   @TempDir Path dir;
   private final WireMockServer github = new WireMockServer(wireMockConfig().dynamicPort());
@@ -143,31 +140,23 @@ class ServePullRequestPlansTest {
     JsonNode find() throws Exception;
   }
 
+  /**
+   * Waits until {@code probe} finds what GitHub received, while serve works ({@link
+   * ServeProcess#await}).
+   */
   private JsonNode await(Probe probe) throws Exception {
-    Instant deadline = Instant.now().plus(WAIT);
-    while (Instant.now().isBefore(deadline)) {
-      JsonNode found = probe.find();
-      if (found != null) {
-        return found;
-      }
-      if (!serve.isAlive()) {
-        throw new AssertionError("serve exited:\n" + serve.log());
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(
-        "waited in vain; GitHub received:\n"
-            + String.join(
-                "\n",
-                events().stream()
-                    .map(
-                        e ->
-                            e.getRequest().getMethod()
-                                + " "
-                                + e.getRequest().getUrl()
-                                + " "
-                                + e.getRequest().getBodyAsString())
-                    .toList()));
+    JsonNode[] found = new JsonNode[1];
+    serve.await(
+        () -> {
+          try {
+            found[0] = probe.find();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+          return found[0] != null;
+        },
+        "GitHub to receive what the test awaits");
+    return found[0];
   }
 
   private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder created(

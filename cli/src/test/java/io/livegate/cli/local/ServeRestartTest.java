@@ -10,7 +10,6 @@ import io.livegate.sql.testing.Webhooks;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("crash")
 @Tag("terraform")
 class ServeRestartTest {
-  private static final Duration WAIT = Duration.ofMinutes(3);
   private static final List<String> UNITS = List.of("app/a", "app/b", "app/c");
 
   @TempDir Path dir;
@@ -61,19 +59,19 @@ class ServeRestartTest {
     try (ServeProcess serve = ServeProcess.start(arguments)) {
       HttpResponse<String> merged = serve.deliver(merge, "delivery-11");
       assertThat(merged.statusCode()).as(merged.body()).isEqualTo(200);
-      serve.awaitLine("[app/b] Apply", WAIT);
+      serve.awaitLine("[app/b] Apply");
       serve.close();
     }
 
     try (ServeProcess restarted = ServeProcess.start(arguments)) {
-      restarted.awaitLine(first + ": success (deployment", WAIT);
+      restarted.awaitLine(first + ": success (deployment");
       HttpResponse<String> once = restarted.deliver(redelivered, "delivery-12");
       HttpResponse<String> again = restarted.deliver(redelivered, "delivery-12");
       assertThat(once.statusCode()).as(once.body()).isEqualTo(200);
       assertThat(again.body())
           .as("the redelivery")
           .contains("duplicate: delivery delivery-12 was handled");
-      restarted.awaitLine(second + ": success (deployment", WAIT);
+      restarted.awaitLine(second + ": success (deployment");
     }
 
     Recorded recorded = Recorded.in(dir.resolve("state"));

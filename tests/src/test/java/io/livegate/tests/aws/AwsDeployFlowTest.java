@@ -12,6 +12,7 @@ import io.livegate.process.TerraformState;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
 import io.livegate.tests.scenarios.LiveRepos;
+import io.livegate.tests.scenarios.Scenarios;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -172,8 +173,7 @@ class AwsDeployFlowTest {
 
   @Test
   void noVoteWithinTheApprovalTimeoutIsARejection() {
-    // Long enough for the harness to vote on d on a busy machine, short enough to wait for.
-    MotoDeployment flow = flow(LiveRepos::apps, Duration.ofSeconds(8), 3600);
+    MotoDeployment flow = flow(LiveRepos::apps, Scenarios.SHORT_VOTE_TIMEOUT, 3600);
 
     flow.deploy();
     flow.drive(e -> e.unit().equals("app/a") ? null : Vote.Choice.APPROVE);

@@ -73,9 +73,17 @@ public final class MotoServer
   private static final Region REGION = Region.US_EAST_1;
   private static final StaticCredentialsProvider CREDENTIALS =
       StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing"));
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * Bounds on waits for events that do come, only slower on a loaded machine: moto_server's start
+   * (importing moto takes seconds on a quiet machine, several times that on a loaded one) and
+   * moto's own threads (Step Functions) reaching what a test awaits. They catch a server that never
+   * answers, not a slow one.
+   */
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
-  private static final Duration AWAIT_TIMEOUT = Duration.ofSeconds(20);
+  private static final Duration AWAIT_TIMEOUT = Duration.ofMinutes(2);
   private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
   private static final int LOG_TAIL_LINES = 40;
 
@@ -342,7 +350,7 @@ public final class MotoServer
                 .filter(execution -> execution.status() != ExecutionStatus.RUNNING));
   }
 
-  /** Polls {@code probe} until it answers a value, for at most 20 seconds. */
+  /** Polls {@code probe} until it answers a value, for at most {@link #AWAIT_TIMEOUT}. */
   public <T> T await(String awaited, Supplier<Optional<T>> probe) {
     Instant deadline = Instant.now().plus(AWAIT_TIMEOUT);
     while (true) {
