@@ -85,6 +85,25 @@ public final class RuntimeContract {
     private Scan() {}
   }
 
+  /**
+   * The trigger's scheduled check ({@code Scheduled Event} from EventBridge): scan tasks past their
+   * timeout are stopped, and the lock's age and the stopped scans become metrics in this namespace.
+   */
+  public static final class Watchdog {
+    /** ISO-8601: how long a create-deploy-stack task may run before the watchdog stops it. */
+    public static final String SCAN_TIMEOUT = "LIVEGATE_SCAN_TIMEOUT";
+
+    /** The CloudWatch namespace of the watchdog's metrics, {@code livegate/<stack>}. */
+    public static final String METRIC_NAMESPACE = "LIVEGATE_METRIC_NAMESPACE";
+
+    public static final java.time.Duration DEFAULT_SCAN_TIMEOUT = java.time.Duration.ofHours(1);
+
+    /** The EventBridge detail type of the schedule's events. */
+    public static final String SCHEDULED_EVENT = "Scheduled Event";
+
+    private Watchdog() {}
+  }
+
   /** What every ECS task reads. */
   public static final class Tasks {
     public static final String REPO_URL = "LIVEGATE_REPO_URL";

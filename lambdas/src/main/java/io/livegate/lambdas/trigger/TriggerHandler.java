@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsScanLauncher;
+import io.livegate.aws.Secrets;
 import io.livegate.aws.SfnTaskTokens;
+import io.livegate.aws.Watchdog;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -22,7 +24,9 @@ import io.livegate.statemachine.TriggerEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
@@ -42,7 +46,10 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  *       create-deploy-stack is {@code scanFailed} (which changes nothing when it stored the stack);
  *       a stopped terra-run plan fails its task token (refused, and so harmless, when it answered
  *       it). terra-run apply runs {@code .sync}, so Step Functions sees its stop itself; pr-plan
- *       tasks hold no lock.
+ *       tasks hold no lock;
+ *   <li>EventBridge's "Scheduled Event" of the watchdog rule: the {@link Watchdog} stops scan tasks
+ *       running past their timeout and reports how long the lock is held, as metrics the stack's
+ *       alarms watch.
  * </ul>
  *
  * Any other event is answered as ignored. A malformed event is an error, so EventBridge retries it
@@ -62,19 +69,32 @@ public final class TriggerHandler implements RequestStreamHandler {
       AdvanceDeployment advance, MergeGate gate, FinalStatuses statuses, FlowCallback tokens) {}
 
   private final Supplier<Parts> parts;
+  private final Supplier<Watchdog> watchdog;
 
   /** The Lambda runtime's constructor: wires from the environment. */
   public TriggerHandler() {
-    this(AwsEngine.fromEnvironment(System.getenv()));
+    this(System.getenv(), AwsEngine.fromEnvironment(System.getenv()));
   }
 
-  private TriggerHandler(AwsEngine engine) {
-    this(parts(engine));
+  private TriggerHandler(Map<String, String> environment, AwsEngine engine) {
+    this(parts(engine), watchdog(engine, environment));
     SnapStartPriming.register(() -> SnapStartPriming.prime(engine.aws(), engine.metadb()));
   }
 
-  public TriggerHandler(Supplier<Parts> parts) {
+  /**
+   * @param watchdog the scheduled check, built the first time a schedule event asks for it
+   */
+  public TriggerHandler(Supplier<Parts> parts, Supplier<Watchdog> watchdog) {
     this.parts = parts;
+    this.watchdog = watchdog;
+  }
+
+  /**
+   * The watchdog as {@code engine}'s clients and the environment wire it, built when first used.
+   */
+  public static Supplier<Watchdog> watchdog(AwsEngine engine, Map<String, String> environment) {
+    return Secrets.memoize(
+        () -> Watchdog.fromEnvironment(engine.aws(), environment, Clock.systemUTC()));
   }
 
   /** The parts as {@code engine} wires them. */
@@ -120,11 +140,14 @@ public final class TriggerHandler implements RequestStreamHandler {
     if (event.has(TriggerEvent.PR_PLANNED)) {
       return prPlanned(parts.get().gate(), event.get(TriggerEvent.PR_PLANNED));
     }
+    if (RuntimeContract.Watchdog.SCHEDULED_EVENT.equals(event.path("detail-type").asText())) {
+      return watchdog.get().check().message();
+    }
     if (RuntimeContract.Events.TASK_STATE_CHANGE.equals(event.path("detail-type").asText())) {
       return taskStateChanged(event.path("detail"));
     }
     if (!RuntimeContract.Events.STATUS_CHANGE.equals(event.path("detail-type").asText())) {
-      return "ignored: not a deployment or a Step Functions status change";
+      return "ignored: not a deployment, a Step Functions status change or a schedule";
     }
     JsonNode detail = event.path("detail");
     String name = detail.path("name").asText("");

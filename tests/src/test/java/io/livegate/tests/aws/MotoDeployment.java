@@ -323,13 +323,15 @@ public final class MotoDeployment implements AutoCloseable {
     env.put(RuntimeContract.Ecs.SECURITY_GROUPS, network.securityGroupId());
     env.put(RuntimeContract.Ecs.CONTAINER, DeployFlow.TERRA_RUN);
     env.put(RuntimeContract.Scan.TASK_DEFINITION, taskDefinition);
+    env.put(RuntimeContract.Watchdog.METRIC_NAMESPACE, "livegate/test");
     env.put(RuntimeContract.GitHub.API_URL, github.url());
     env.put(RuntimeContract.GitHub.TOKEN_PARAMETER, GITHUB_TOKEN);
     this.engine = AwsEngine.fromEnvironment(env);
     taskEnvironment = environmentOfTasks(env);
     this.metadb = engine.metadb();
     this.statuses = engine.statuses();
-    trigger = new TriggerHandler(TriggerHandler.parts(engine));
+    trigger =
+        new TriggerHandler(TriggerHandler.parts(engine), TriggerHandler.watchdog(engine, env));
     admin = new AdminHandler(AdminHandler.wired(engine));
     // The approval Lambdas as production wires them too, answering task tokens through a
     // recorder that keeps each answer for the tests.

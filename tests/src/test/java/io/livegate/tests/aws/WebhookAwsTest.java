@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsPullRequestPlanner;
 import io.livegate.aws.EcsScanLauncher;
+import io.livegate.aws.Watchdog;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.webhook.WebhookSignature;
@@ -25,6 +26,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -59,6 +63,7 @@ class WebhookAwsTest {
   private String cluster;
   private WebhookHandler webhook;
   private TriggerHandler trigger;
+  private AwsEngine engine;
   private AdminHandler admin;
   private Map<String, String> env;
 
@@ -91,15 +96,17 @@ class WebhookAwsTest {
     env.put(RuntimeContract.Ecs.SUBNETS, network.subnetId());
     env.put(RuntimeContract.Ecs.SECURITY_GROUPS, network.securityGroupId());
     env.put(RuntimeContract.Scan.TASK_DEFINITION, taskDefinition);
+    env.put(RuntimeContract.Watchdog.METRIC_NAMESPACE, "livegate/test");
     env.put(RuntimeContract.Webhook.REPOSITORY, Webhooks.REPOSITORY);
     env.put(RuntimeContract.Webhook.TRUNK, Webhooks.TRUNK);
     WebhookWiring webhookWiring = WebhookWiring.fromEnvironment(env);
-    AwsEngine engine = AwsEngine.fromEnvironment(env);
+    engine = AwsEngine.fromEnvironment(env);
     // As under SnapStart, the handlers serve their events after priming (dry calls, no requests).
     webhookWiring.prime();
     SnapStartPriming.prime(engine.aws(), engine.metadb());
     webhook = new WebhookHandler(webhookWiring::receiver);
-    trigger = new TriggerHandler(TriggerHandler.parts(engine));
+    trigger =
+        new TriggerHandler(TriggerHandler.parts(engine), TriggerHandler.watchdog(engine, env));
     admin = new AdminHandler(AdminHandler.wired(engine));
   }
 
@@ -382,6 +389,59 @@ class WebhookAwsTest {
     assertThat(MOTO.runningTasks(cluster))
         .extracting(task -> task.overrides().containerOverrides().get(0).command())
         .containsOnly(EcsScanLauncher.command(merge(Webhooks.merged(8, Webhooks.sha(8)))));
+  }
+
+  @Test
+  void aScanTaskRunningPastItsTimeoutIsStoppedByTheScheduledWatchdogAndTheNextMergeTakesTheLock()
+      throws IOException {
+    deliver(Webhooks.merged(7, Webhooks.sha(7)));
+    deliver(Webhooks.merged(8, Webhooks.sha(8)));
+    Task scan = MOTO.runningTasks(cluster).get(0);
+    // EventBridge's scheduled event, as the watchdog rule delivers it.
+    ObjectNode tick = JSON.createObjectNode();
+    tick.put("source", "aws.events");
+    tick.put("detail-type", RuntimeContract.Watchdog.SCHEDULED_EVENT);
+    tick.putObject("detail");
+
+    String early =
+        watchdogAt(
+                scan.startedAt()
+                    .plus(RuntimeContract.Watchdog.DEFAULT_SCAN_TIMEOUT)
+                    .minusSeconds(60))
+            .handle(tick);
+
+    assertThat(early)
+        .startsWith("watchdog: the merge lock is held for PT")
+        .endsWith("; no scan ran past its timeout");
+    assertThat(MOTO.runningTasks(cluster))
+        .extracting(Task::taskArn)
+        .containsExactly(scan.taskArn());
+
+    String late =
+        watchdogAt(
+                scan.startedAt()
+                    .plus(RuntimeContract.Watchdog.DEFAULT_SCAN_TIMEOUT)
+                    .plusSeconds(60))
+            .handle(tick);
+
+    assertThat(late).endsWith("; stopped 1 scan(s) past the timeout: [" + scan.taskArn() + "]");
+    Task stopped = ecs.describeTasks(r -> r.cluster(cluster).tasks(scan.taskArn())).tasks().get(0);
+    assertThat(stopped.desiredStatus()).isEqualTo("STOPPED");
+    assertThat(stopped.stoppedReason())
+        .isEqualTo("livegate watchdog: create-deploy-stack ran past its timeout PT1H");
+    // The stop reaches the trigger through the StoppedTasks rule like any dead scan.
+    String answer = trigger.handle(MOTO.stoppedTaskEvent(cluster, scan.taskArn(), 143));
+    assertThat(answer)
+        .startsWith("deployment 1 failed: create-deploy-stack task " + scan.taskArn())
+        .endsWith("started deployment 2");
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+  }
+
+  /** The trigger as production wires it, with its watchdog's clock at {@code now}. */
+  private TriggerHandler watchdogAt(Instant now) {
+    return new TriggerHandler(
+        TriggerHandler.parts(engine),
+        () -> Watchdog.fromEnvironment(engine.aws(), env, Clock.fixed(now, ZoneOffset.UTC)));
   }
 
   @Test
