@@ -26,16 +26,13 @@ import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
  * which it stops. A stopped scan reaches the trigger through the StoppedTasks rule like any other
  * dead scan, so the deployment fails and the lock passes on. Both figures are printed as a
  * CloudWatch embedded-metric line, which Lambda's log delivery turns into the metrics the stack's
- * alarms watch ({@value #LOCK_HELD} and {@value #SCANS_STOPPED} in {@value
- * RuntimeContract.Watchdog#METRIC_NAMESPACE}'s namespace).
+ * alarms watch ({@value RuntimeContract.Watchdog#LOCK_HELD_METRIC} and {@value
+ * RuntimeContract.Watchdog#SCANS_STOPPED_METRIC}, in the namespace {@value
+ * RuntimeContract.Watchdog#METRIC_NAMESPACE} names).
  */
 public final class Watchdog {
-  /** Seconds the current holder has held the merge lock; 0 when it is free. */
-  public static final String LOCK_HELD = "LockHeldSeconds";
-
-  /** create-deploy-stack tasks this check stopped because they ran past the scan timeout. */
-  public static final String SCANS_STOPPED = "ScanTasksStoppedPastTimeout";
-
+  private static final String LOCK_HELD = RuntimeContract.Watchdog.LOCK_HELD_METRIC;
+  private static final String SCANS_STOPPED = RuntimeContract.Watchdog.SCANS_STOPPED_METRIC;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**

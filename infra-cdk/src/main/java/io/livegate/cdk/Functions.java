@@ -11,10 +11,12 @@ import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Validations;
 import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.EventInvokeConfigOptions;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.FunctionUrl;
 import software.amazon.awscdk.services.lambda.FunctionUrlAuthType;
 import software.amazon.awscdk.services.lambda.FunctionUrlOptions;
+import software.amazon.awscdk.services.lambda.destinations.SqsDestination;
 import software.amazon.awscdk.services.lambda.eventsources.SnsEventSource;
 import software.amazon.awscdk.services.ses.EmailIdentity;
 import software.amazon.awscdk.services.ses.Identity;
@@ -124,7 +126,18 @@ public final class Functions extends Construct {
             requestEnvironment,
             null);
     Alias approvalRequestLive = live(approvalRequest);
-    approvalRequestLive.addEventSource(new SnsEventSource(props.flow().approvalTopic()));
+    // Both ways a request can be lost end in the approval dead-letter queue: SNS's delivery to
+    // the function, and the function's own failures after Lambda's two retries of SNS's
+    // asynchronous invocation.
+    approvalRequestLive.addEventSource(
+        SnsEventSource.Builder.create(props.flow().approvalTopic())
+            .deadLetterQueue(props.flow().approvalDeadLetters())
+            .build());
+    approvalRequestLive.configureAsyncInvoke(
+        EventInvokeConfigOptions.builder()
+            .retryAttempts(2)
+            .onFailure(new SqsDestination(props.flow().approvalDeadLetters()))
+            .build());
     // SNS's lambda protocol takes any function ARN, an alias's included; the alias is what runs
     // the SnapStart-ed version.
     Validations.of(approvalRequestLive)
@@ -134,13 +147,17 @@ public final class Functions extends Construct {
                 .reason("SNS delivers to the function's live alias")
                 .build());
 
+    // The trigger's watchdog reads how long a scan may run and where its metrics go.
+    Map<String, String> triggerEnvironment = engineEnvironment();
+    triggerEnvironment.put(RuntimeContract.Watchdog.SCAN_TIMEOUT, config.scanTimeout().toString());
+    triggerEnvironment.put(RuntimeContract.Watchdog.METRIC_NAMESPACE, metricNamespace(stack));
     this.trigger =
         function(
             "Trigger",
             "trigger",
             RuntimeContract.Handlers.TRIGGER,
             Duration.seconds(60),
-            engineEnvironment(),
+            triggerEnvironment,
             triggerName(stack));
     this.triggerLive = live(trigger);
 
@@ -197,6 +214,11 @@ public final class Functions extends Construct {
    */
   static String triggerName(Stack stack) {
     return stack.getStackName() + "-trigger";
+  }
+
+  /** The CloudWatch namespace of the trigger watchdog's metrics: {@code livegate/<stack>}. */
+  static String metricNamespace(Stack stack) {
+    return "livegate/" + stack.getStackName();
   }
 
   /** The ARN of the trigger's live alias, known before the trigger is built. */

@@ -60,6 +60,34 @@ class LivegateConfigTest {
   }
 
   @Test
+  void alarmsDefaultToNoAddressAnHourForAScanAndTheApprovalTimeoutPlusSixHoursForTheLock() {
+    LivegateConfig defaults = Fixtures.config().build().validate("test");
+    assertThat(defaults.alarmEmails()).isEmpty();
+    assertThat(defaults.scanTimeout()).isEqualTo(java.time.Duration.ofHours(1));
+    assertThat(defaults.lockAlarmAfter()).isEqualTo(java.time.Duration.ofHours(78));
+    assertThat(
+            Fixtures.config()
+                .approvalTimeout(java.time.Duration.ofHours(4))
+                .flowTimeout(java.time.Duration.ofHours(10))
+                .build()
+                .lockAlarmAfter())
+        .isEqualTo(java.time.Duration.ofHours(10));
+  }
+
+  @Test
+  void badAlarmSettingsAreRejectedByName() {
+    rejected(
+        Fixtures.config().alarmEmails(List.of("oncall@example.com", "oncall")),
+        "alarmEmails[1] must be an e-mail address, not 'oncall'");
+    rejected(
+        Fixtures.config().scanTimeout(java.time.Duration.ofMinutes(5)),
+        "scanTimeout must be at least PT10M, not PT5M");
+    rejected(
+        Fixtures.config().lockAlarmAfter(java.time.Duration.ofMinutes(30)),
+        "lockAlarmAfter must be longer than scanTimeout (PT1H), not PT30M");
+  }
+
+  @Test
   void anAccountDependencyCycleIsRejected() {
     rejected(
         Fixtures.config()

@@ -411,8 +411,12 @@ class LivegateStackTest {
     JsonNode queueArn = resolved(stack.deadLetters().getQueueArn());
     assertThat(target.path("DeadLetterConfig").path("Arn")).isEqualTo(queueArn);
     JsonNode invokeConfig =
-        resources("AWS::Lambda::EventInvokeConfig").values().iterator().next().path("Properties");
-    assertThat(invokeConfig.path("FunctionName")).isEqualTo(ref(stack.functions().get("trigger")));
+        resources("AWS::Lambda::EventInvokeConfig").values().stream()
+            .map(config -> config.path("Properties"))
+            .filter(
+                config -> config.path("FunctionName").equals(ref(stack.functions().get("trigger"))))
+            .findFirst()
+            .orElseThrow();
     assertThat(invokeConfig.path("Qualifier").toString()).contains("TriggerLiveAlias");
     assertThat(invokeConfig.path("DestinationConfig").path("OnFailure").path("Destination"))
         .isEqualTo(queueArn);
@@ -613,7 +617,7 @@ class LivegateStackTest {
     return all;
   }
 
-  private JsonNode functionVariables(LivegateStack on, JsonNode template, String function) {
+  static JsonNode functionVariables(LivegateStack on, JsonNode template, String function) {
     return template
         .path("Resources")
         .path(
@@ -658,7 +662,11 @@ class LivegateStackTest {
                     RuntimeContract.Webhook.ALLOW_FORK_PRS,
                     RuntimeContract.PullRequestPlans.TASK_DEFINITION)),
             "trigger",
-            ENGINE);
+            union(
+                ENGINE,
+                Set.of(
+                    RuntimeContract.Watchdog.SCAN_TIMEOUT,
+                    RuntimeContract.Watchdog.METRIC_NAMESPACE)));
     functions.forEach(
         (name, expected) -> {
           Set<String> names = new TreeSet<>();
@@ -779,7 +787,8 @@ class LivegateStackTest {
         .forEach(
             resource -> {
               if (resource.path("Type").asText().equals("AWS::Events::Rule")
-                  && resource.path("Properties").has("ScheduleExpression")) {
+                  && resource.path("Properties").has("ScheduleExpression")
+                  && resource.path("Properties").path("Targets").get(0).has("EcsParameters")) {
                 rules.add(resource.path("Properties"));
               }
             });

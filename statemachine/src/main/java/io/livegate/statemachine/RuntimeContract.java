@@ -98,6 +98,12 @@ public final class RuntimeContract {
 
     public static final java.time.Duration DEFAULT_SCAN_TIMEOUT = java.time.Duration.ofHours(1);
 
+    /** Seconds the current holder has held the merge lock; 0 when it is free. */
+    public static final String LOCK_HELD_METRIC = "LockHeldSeconds";
+
+    /** create-deploy-stack tasks the watchdog stopped because they ran past the scan timeout. */
+    public static final String SCANS_STOPPED_METRIC = "ScanTasksStoppedPastTimeout";
+
     /** The EventBridge detail type of the schedule's events. */
     public static final String SCHEDULED_EVENT = "Scheduled Event";
 
