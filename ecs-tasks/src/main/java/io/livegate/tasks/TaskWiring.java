@@ -10,6 +10,7 @@ import io.livegate.aws.Env;
 import io.livegate.aws.GitHubAccess;
 import io.livegate.aws.MetadbSource;
 import io.livegate.aws.PlanArtifacts;
+import io.livegate.aws.RoleSessions;
 import io.livegate.aws.Secrets;
 import io.livegate.aws.SesMailer;
 import io.livegate.aws.SfnHeartbeat;
@@ -390,15 +391,23 @@ public final class TaskWiring {
   }
 
   /**
-   * Each command runs with the session of the account role its argv names, assumed with the task
-   * role ({@link AssumedRoleRunner}); the task role's own credentials never reach terraform.
+   * Each command runs with the sessions of the account role its argv names, assumed with the task
+   * role and served on a loopback endpoint that renews them ({@link AssumedRoleRunner}, {@link
+   * RoleSessions}); the task role's own credentials never reach terraform. A session lasts {@value
+   * RuntimeContract.Tasks#ROLE_SESSION_DURATION} (default one hour).
    */
   private AssumedRoleRunner withAccountRoles(ProcessCommandRunner processes, String sessionName) {
     return new AssumedRoleRunner(
         processes,
-        aws.build(StsClient.builder()),
-        Env.required(environment, "AWS_REGION"),
-        sessionName);
+        new RoleSessions(
+            aws.build(StsClient.builder()),
+            sessionName,
+            Env.duration(
+                environment,
+                RuntimeContract.Tasks.ROLE_SESSION_DURATION,
+                RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION),
+            Clock.systemUTC()),
+        Env.required(environment, "AWS_REGION"));
   }
 
   private Path workspace() {

@@ -49,6 +49,8 @@ import java.util.List;
  *     topic then has no subscriber until one is added by hand)
  * @param scanTimeout how long a create-deploy-stack task may run before the trigger's watchdog
  *     stops it (default PT1H)
+ * @param roleSessionDuration how long each session of an account role lasts in terra-run (default
+ *     PT1H; at most the role's maximum session duration), renewed before it ends
  * @param lockAlarmAfter how long the merge lock may be held before its alarm pages (default the
  *     approval timeout plus 6 hours: one unit's longest vote, plan and apply)
  */
@@ -84,7 +86,8 @@ public record LivegateConfig(
     String moduleSourcesHost,
     List<String> alarmEmails,
     Duration scanTimeout,
-    Duration lockAlarmAfter) {
+    Duration lockAlarmAfter,
+    Duration roleSessionDuration) {
 
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
@@ -174,6 +177,7 @@ public record LivegateConfig(
     private List<String> alarmEmails = List.of();
     private Duration scanTimeout = Duration.ofHours(1);
     private Duration lockAlarmAfter;
+    private Duration roleSessionDuration = Duration.ofHours(1);
 
     private Builder() {}
 
@@ -337,6 +341,11 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder roleSessionDuration(Duration roleSessionDuration) {
+      this.roleSessionDuration = roleSessionDuration;
+      return this;
+    }
+
     /** The configuration, unchecked: call {@link LivegateConfig#validate}. */
     public LivegateConfig build() {
       return new LivegateConfig(
@@ -375,7 +384,8 @@ public record LivegateConfig(
           scanTimeout,
           lockAlarmAfter != null
               ? lockAlarmAfter
-              : (approvalTimeout == null ? null : approvalTimeout.plusHours(6)));
+              : (approvalTimeout == null ? null : approvalTimeout.plusHours(6)),
+          roleSessionDuration);
     }
   }
 }

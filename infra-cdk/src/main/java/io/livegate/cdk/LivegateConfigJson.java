@@ -74,6 +74,7 @@ final class LivegateConfigJson {
     fields.texts("alarmEmails").ifPresent(builder::alarmEmails);
     fields.duration("scanTimeout").ifPresent(builder::scanTimeout);
     fields.duration("lockAlarmAfter").ifPresent(builder::lockAlarmAfter);
+    fields.duration("roleSessionDuration").ifPresent(builder::roleSessionDuration);
     RunnerTools defaults = RunnerTools.DEFAULT;
     builder.tools(
         RunnerTools.of(

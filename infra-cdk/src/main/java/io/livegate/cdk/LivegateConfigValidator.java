@@ -70,6 +70,20 @@ final class LivegateConfigValidator {
     driftSchedule();
     moduleSources();
     alarms();
+    roleSessionDuration();
+  }
+
+  /** STS's DurationSeconds: from 15 minutes to 12 hours, the most any role allows. */
+  private void roleSessionDuration() {
+    Duration duration = config.roleSessionDuration();
+    if (duration == null
+        || duration.compareTo(Duration.ofMinutes(15)) < 0
+        || duration.compareTo(Duration.ofHours(12)) > 0) {
+      throw invalid(
+          "roleSessionDuration must be between PT15M and PT12H (and at most the roles' maximum"
+              + " session duration), not "
+              + duration);
+    }
   }
 
   /**

@@ -88,6 +88,18 @@ class LivegateConfigTest {
   }
 
   @Test
+  void aRoleSessionShorterThanStsGrantsOrLongerThanAnyRoleAllowsIsRejected() {
+    assertThat(Fixtures.config().build().roleSessionDuration())
+        .isEqualTo(java.time.Duration.ofHours(1));
+    rejected(
+        Fixtures.config().roleSessionDuration(java.time.Duration.ofMinutes(10)),
+        "roleSessionDuration must be between PT15M and PT12H");
+    rejected(
+        Fixtures.config().roleSessionDuration(java.time.Duration.ofHours(13)),
+        "roleSessionDuration must be between PT15M and PT12H");
+  }
+
+  @Test
   void anAccountDependencyCycleIsRejected() {
     rejected(
         Fixtures.config()

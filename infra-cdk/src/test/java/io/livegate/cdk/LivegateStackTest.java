@@ -701,18 +701,29 @@ class LivegateStackTest {
             union(
                 TASK,
                 METADB,
-                Set.of(RuntimeContract.Engine.RUNNER, RuntimeContract.Artifacts.PLAN_BUCKET)),
+                Set.of(
+                    RuntimeContract.Engine.RUNNER,
+                    RuntimeContract.Artifacts.PLAN_BUCKET,
+                    RuntimeContract.Tasks.ROLE_SESSION_DURATION)),
             "terra-run-apply",
             union(
                 TASK,
                 METADB,
-                Set.of(RuntimeContract.Engine.RUNNER, RuntimeContract.Artifacts.PLAN_BUCKET)));
+                Set.of(
+                    RuntimeContract.Engine.RUNNER,
+                    RuntimeContract.Artifacts.PLAN_BUCKET,
+                    RuntimeContract.Tasks.ROLE_SESSION_DURATION)));
     assertThat(stack.tasks().keySet()).isEqualTo(tasks.keySet());
     tasks.forEach(
         (name, expected) ->
             assertThat(containerVariables(container(stack, json, name)).keySet())
                 .as(name)
                 .isEqualTo(expected));
+    // A long apply renews its account role's session every hour by default.
+    assertThat(
+            containerVariables(container(stack, json, "terra-run-apply"))
+                .get(RuntimeContract.Tasks.ROLE_SESSION_DURATION))
+        .hasToString("\"PT1H\"");
   }
 
   @Test

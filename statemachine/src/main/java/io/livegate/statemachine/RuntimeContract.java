@@ -127,6 +127,15 @@ public final class RuntimeContract {
     public static final String LOG_URL = "LIVEGATE_LOG_URL";
 
     /**
+     * ISO-8601: how long each account-role session lasts (STS's DurationSeconds, from PT15M to the
+     * role's maximum session duration, at most PT12H); sessions are renewed before they end.
+     */
+    public static final String ROLE_SESSION_DURATION = "LIVEGATE_ROLE_SESSION_DURATION";
+
+    public static final java.time.Duration DEFAULT_ROLE_SESSION_DURATION =
+        java.time.Duration.ofHours(1);
+
+    /**
      * Optional: the Secrets Manager secret of a token that only reads the repositories of private
      * module sources, which git in terraform and terragrunt then signs in with (docs/security.md).
      */

@@ -9,6 +9,7 @@ import io.livegate.aws.AssumedRoleRunner;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsScanLauncher;
 import io.livegate.aws.PlanArtifacts;
+import io.livegate.aws.RoleSessions;
 import io.livegate.aws.SfnFlows;
 import io.livegate.aws.SfnHeartbeat;
 import io.livegate.aws.SfnTaskTokens;
@@ -378,9 +379,12 @@ public final class MotoDeployment implements AutoCloseable {
             statuses,
             new AssumedRoleRunner(
                 new ProcessCommandRunner(line -> {}),
-                moto.client(StsClient.builder()),
-                moto.region().id(),
-                "livegate-terra-run"),
+                new RoleSessions(
+                    moto.client(StsClient.builder()),
+                    "livegate-terra-run",
+                    RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
+                    clock),
+                moto.region().id()),
             RunnerArgv.TERRAFORM,
             sandbox,
             workspace(),
