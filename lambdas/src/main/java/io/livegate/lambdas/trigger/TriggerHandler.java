@@ -56,8 +56,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * and, in the end, it lands in the rule's dead-letter queue rather than being lost.
  */
 public final class TriggerHandler implements RequestStreamHandler {
-  /** The error a stopped Plan task's token is failed with; the Plan state's Catch takes it. */
-  static final String TASK_STOPPED = "livegate.TaskStopped";
+  /** The error a stopped Plan task's token is failed with; Plan retries it once, then fails. */
+  static final String TASK_STOPPED = DeployFlow.TASK_STOPPED_ERROR;
 
   private static final String CREATE_DEPLOY_STACK = "create-deploy-stack";
 
@@ -208,7 +208,7 @@ public final class TriggerHandler implements RequestStreamHandler {
       return "terra-run plan of execution "
           + execution
           + (failed
-              ? " " + task.why() + ", before it reported: its flow fails"
+              ? " " + task.why() + ", before it reported: Plan runs once more, then its flow fails"
               : " stopped after it reported; nothing to do");
     }
     return "ignored: " + task.why() + " (" + String.join(" ", command) + ")";

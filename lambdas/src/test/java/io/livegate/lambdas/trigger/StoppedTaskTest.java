@@ -140,7 +140,7 @@ class StoppedTaskTest {
             "terra-run plan of execution 41 task "
                 + CLUSTER.replace(":cluster/", ":task/")
                 + "/0123abcd stopped before its container ran: Essential container in task"
-                + " exited, before it reported: its flow fails");
+                + " exited, before it reported: Plan runs once more, then its flow fails");
     assertThat(again)
         .isEqualTo("terra-run plan of execution 41 stopped after it reported; nothing to do");
     assertThat(tokens.answers())
