@@ -8,6 +8,7 @@ import io.livegate.aws.EcsPullRequestPlanner;
 import io.livegate.aws.EcsTasks;
 import io.livegate.aws.Env;
 import io.livegate.aws.GitHubAccess;
+import io.livegate.aws.LambdaTrigger;
 import io.livegate.aws.MetadbSource;
 import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.RoleSessions;
@@ -47,7 +48,6 @@ import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -55,10 +55,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
-import software.amazon.awssdk.services.lambda.model.InvocationType;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sesv2.SesV2Client;
@@ -263,14 +261,7 @@ public final class TaskWiring {
 
   /** An asynchronous invocation of the trigger with a payload. */
   private Consumer<String> triggerInvoker(String trigger) {
-    LambdaClient lambda = aws.build(LambdaClient.builder());
-    return payload ->
-        lambda.invoke(
-            request ->
-                request
-                    .functionName(trigger)
-                    .invocationType(InvocationType.EVENT)
-                    .payload(SdkBytes.fromString(payload, StandardCharsets.UTF_8)));
+    return new LambdaTrigger(aws.build(LambdaClient.builder()), trigger);
   }
 
   /**

@@ -168,6 +168,8 @@ public final class Functions extends Construct {
     webhookEnvironment.put(
         RuntimeContract.Webhook.WEBHOOK_SECRET, props.secrets().webhookSecret().getSecretArn());
     webhookEnvironment.put(RuntimeContract.Webhook.REPOSITORY, config.repository());
+    // It hands the commit statuses it holds back while answering GitHub to the trigger.
+    webhookEnvironment.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, triggerLiveArn(stack));
     webhookEnvironment.put(RuntimeContract.Webhook.TRUNK, config.trunk());
     webhookEnvironment.put(
         RuntimeContract.Webhook.ALLOW_FORK_PRS, Boolean.toString(config.allowForkPrs()));

@@ -246,6 +246,8 @@ public final class Grants extends Construct {
     stateMachine.grantStartExecution(role);
     runTask(role, props.tasks().createDeployStack());
     runTask(role, props.tasks().prPlanDispatch());
+    // The statuses it held back while it answered GitHub go to the trigger, which posts them.
+    allow(role, List.of("lambda:InvokeFunction"), List.of(props.triggerArn()));
   }
 
   /**

@@ -98,7 +98,8 @@ class IamBoundariesTest {
                     "ssm:PutParameter",
                     "states:StartExecution",
                     "ecs:RunTask",
-                    "iam:PassRole")),
+                    "iam:PassRole",
+                    "lambda:InvokeFunction")),
             Map.entry(
                 "trigger",
                 union(
@@ -341,9 +342,9 @@ class IamBoundariesTest {
   }
 
   @Test
-  void onlyCreateDeployStackAndPrPlanDispatchInvokeAndOnlyTheTrigger() {
+  void onlyCreateDeployStackPrPlanDispatchAndTheWebhookInvokeAndOnlyTheTrigger() {
     assertThat(rolesAllowed("lambda:InvokeFunction"))
-        .containsExactlyInAnyOrder("create-deploy-stack", "pr-plan-dispatch");
+        .containsExactlyInAnyOrder("create-deploy-stack", "pr-plan-dispatch", "webhook");
     for (String entryPoint : rolesAllowed("lambda:InvokeFunction")) {
       assertThat(iam.resources(role(entryPoint), "lambda:InvokeFunction"))
           .as(entryPoint)

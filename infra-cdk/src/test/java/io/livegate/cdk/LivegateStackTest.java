@@ -660,7 +660,8 @@ class LivegateStackTest {
                     RuntimeContract.Webhook.REPOSITORY,
                     RuntimeContract.Webhook.TRUNK,
                     RuntimeContract.Webhook.ALLOW_FORK_PRS,
-                    RuntimeContract.PullRequestPlans.TASK_DEFINITION)),
+                    RuntimeContract.PullRequestPlans.TASK_DEFINITION,
+                    RuntimeContract.Tasks.TRIGGER_FUNCTION)),
             "trigger",
             union(
                 ENGINE,

@@ -11,6 +11,7 @@ import io.livegate.aws.SfnTaskTokens;
 import io.livegate.aws.Watchdog;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.pr.FinalStatuses;
@@ -38,6 +39,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  *       stack is stored: start the ready flows;
  *   <li>{@code {"scanFailed": 12, "reason": "..."}}, invoked by create-deploy-stack when it could
  *       not store the stack: the deployment fails and the lock passes on;
+ *   <li>{@code {"postStatuses": [...]}}, from the webhook: the commit statuses it held back while
+ *       it answered GitHub, to post now;
  *   <li>EventBridge's "Step Functions Execution Status Change" for the deploy flow: record the
  *       outcome ({@code SUCCEEDED} carries it in the output; {@code FAILED}, {@code TIMED_OUT} and
  *       {@code ABORTED} are failures), then start what became ready;
@@ -66,7 +69,11 @@ public final class TriggerHandler implements RequestStreamHandler {
    * units), and the final statuses that no task posts.
    */
   public record Parts(
-      AdvanceDeployment advance, MergeGate gate, FinalStatuses statuses, FlowCallback tokens) {}
+      AdvanceDeployment advance,
+      MergeGate gate,
+      FinalStatuses statuses,
+      FlowCallback tokens,
+      CommitStatusPublisher github) {}
 
   private final Supplier<Parts> parts;
   private final Supplier<Watchdog> watchdog;
@@ -104,7 +111,8 @@ public final class TriggerHandler implements RequestStreamHandler {
             engine.advance(),
             engine.gate(),
             engine.finalStatuses(),
-            new SfnTaskTokens(engine.aws().build(SfnClient.builder())));
+            new SfnTaskTokens(engine.aws().build(SfnClient.builder())),
+            engine.github().statuses(System.out::println));
     return () -> wired;
   }
 
@@ -136,6 +144,9 @@ public final class TriggerHandler implements RequestStreamHandler {
               deploymentId(event, TriggerEvent.SCAN_FAILED),
               event.path("reason").asText("no reason given"))
           .message();
+    }
+    if (event.has(TriggerEvent.POST_STATUSES)) {
+      return postStatuses(parts.get().github(), event.get(TriggerEvent.POST_STATUSES));
     }
     if (event.has(TriggerEvent.PR_PLANNED)) {
       return prPlanned(parts.get().gate(), event.get(TriggerEvent.PR_PLANNED));
@@ -212,6 +223,25 @@ public final class TriggerHandler implements RequestStreamHandler {
               : " stopped after it reported; nothing to do");
     }
     return "ignored: " + task.why() + " (" + String.join(" ", command) + ")";
+  }
+
+  /**
+   * Posts the statuses the webhook held back while it answered GitHub (their ledger entries are
+   * written already). A failure is thrown, so Lambda retries the event and, in the end, it lands in
+   * the dead-letter queue; a status posted twice is the same status.
+   */
+  private static String postStatuses(CommitStatusPublisher github, JsonNode list) {
+    List<TriggerEvent.Status> statuses = TriggerEvent.statuses(list);
+    for (TriggerEvent.Status status : statuses) {
+      github.publish(
+          status.repository(),
+          status.sha(),
+          status.context(),
+          status.state(),
+          status.description(),
+          status.targetUrl());
+    }
+    return "posted " + statuses.size() + " commit status(es) the webhook held back";
   }
 
   private static String prPlanned(MergeGate gate, JsonNode planned) {

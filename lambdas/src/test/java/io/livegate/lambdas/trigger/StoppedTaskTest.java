@@ -43,7 +43,8 @@ class StoppedTaskTest {
                   advance,
                   engine.gate(new RecordingStatuses(), LockScope.REPO),
                   engine.finalStatuses(new RecordingStatuses()),
-                  tokens),
+                  tokens,
+                  new RecordingStatuses()),
           TriggerHandlerTest::noWatchdog);
 
   private static MergedPullRequest merge(int number) {

@@ -68,7 +68,8 @@ class TriggerHandlerTest {
           advance,
           engine.gate(github, LockScope.REPO),
           engine.finalStatuses(github),
-          new RecordingFlowCallback());
+          new RecordingFlowCallback(),
+          github);
   private final TriggerHandler handler =
       new TriggerHandler(() -> parts, TriggerHandlerTest::noWatchdog);
 

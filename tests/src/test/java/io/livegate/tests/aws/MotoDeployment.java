@@ -286,7 +286,7 @@ public final class MotoDeployment implements AutoCloseable {
                 .attributes(Map.of("RawMessageDelivery", "true")));
     s3.createBucket(r -> r.bucket(BUCKET));
     ses.createEmailIdentity(r -> r.emailIdentity(MAIL_FROM));
-    createTriggerFunction();
+    createTriggerFunction(moto);
     Map<DeployFlow.Substitution, String> values = new EnumMap<>(DeployFlow.Substitution.class);
     values.put(DeployFlow.Substitution.CLUSTER_ARN, cluster);
     values.put(DeployFlow.Substitution.TERRA_RUN_PLAN_TASK_DEFINITION_ARN, taskDefinition);
@@ -396,9 +396,10 @@ public final class MotoDeployment implements AutoCloseable {
 
   /**
    * The trigger Lambda, whose code moto does not run: a task's invocation of it is recorded
-   * (moto_launcher.py's Lambda convention) and played by {@link #playFunctions}.
+   * (moto_launcher.py's Lambda convention) and played by {@link #playFunctions}, or by a test that
+   * reads moto's invocations.
    */
-  private void createTriggerFunction() {
+  static void createTriggerFunction(MotoServer moto) {
     String roleArn;
     try (IamClient iam = moto.client(IamClient.builder())) {
       roleArn =
