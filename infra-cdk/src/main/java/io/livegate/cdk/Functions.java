@@ -11,6 +11,7 @@ import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Validations;
 import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.CfnFunction;
 import software.amazon.awscdk.services.lambda.EventInvokeConfigOptions;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.FunctionUrl;
@@ -101,6 +102,7 @@ public final class Functions extends Construct {
             Duration.seconds(15),
             responseEnvironment,
             null);
+    reserveConcurrency(approvalResponse, config.functionUrlConcurrency());
     FunctionUrl voteUrl =
         live(approvalResponse)
             .addFunctionUrl(
@@ -184,6 +186,7 @@ public final class Functions extends Construct {
             Duration.seconds(10),
             webhookEnvironment,
             null);
+    reserveConcurrency(webhook, config.functionUrlConcurrency());
     this.webhookUrl =
         live(webhook)
             .addFunctionUrl(
@@ -300,6 +303,18 @@ public final class Functions extends Construct {
                     id, name, handler, 1024, timeout, environment, true, functionName));
     all.put(name, function);
     return function;
+  }
+
+  /**
+   * Reserves {@code concurrency} for a function behind a public URL: anyone can send it requests,
+   * so the reservation caps what a flood can run (and cost), and keeps it runnable when the rest of
+   * the account uses up the regional concurrency. 0 reserves nothing.
+   */
+  private static void reserveConcurrency(Function function, int concurrency) {
+    if (concurrency > 0) {
+      ((CfnFunction) function.getNode().getDefaultChild())
+          .setReservedConcurrentExecutions(concurrency);
+    }
   }
 
   /** The function's live alias on its current version. */

@@ -51,6 +51,9 @@ import java.util.List;
  *     stops it (default PT1H)
  * @param roleSessionDuration how long each session of an account role lasts in terra-run (default
  *     PT1H; at most the role's maximum session duration), renewed before it ends
+ * @param functionUrlConcurrency the reserved concurrency of each Lambda behind a public Function
+ *     URL (webhook, approval-response), which caps what a flood of requests can run and cost, and
+ *     keeps them runnable when other functions use the account's concurrency (default 10; 0: none)
  * @param lockAlarmAfter how long the merge lock may be held before its alarm pages (default the
  *     approval timeout plus 6 hours: one unit's longest vote, plan and apply)
  */
@@ -87,7 +90,8 @@ public record LivegateConfig(
     List<String> alarmEmails,
     Duration scanTimeout,
     Duration lockAlarmAfter,
-    Duration roleSessionDuration) {
+    Duration roleSessionDuration,
+    int functionUrlConcurrency) {
 
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
@@ -178,6 +182,7 @@ public record LivegateConfig(
     private Duration scanTimeout = Duration.ofHours(1);
     private Duration lockAlarmAfter;
     private Duration roleSessionDuration = Duration.ofHours(1);
+    private int functionUrlConcurrency = 10;
 
     private Builder() {}
 
@@ -346,6 +351,11 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder functionUrlConcurrency(int functionUrlConcurrency) {
+      this.functionUrlConcurrency = functionUrlConcurrency;
+      return this;
+    }
+
     /** The configuration, unchecked: call {@link LivegateConfig#validate}. */
     public LivegateConfig build() {
       return new LivegateConfig(
@@ -385,7 +395,8 @@ public record LivegateConfig(
           lockAlarmAfter != null
               ? lockAlarmAfter
               : (approvalTimeout == null ? null : approvalTimeout.plusHours(6)),
-          roleSessionDuration);
+          roleSessionDuration,
+          functionUrlConcurrency);
     }
   }
 }

@@ -75,6 +75,7 @@ final class LivegateConfigJson {
     fields.duration("scanTimeout").ifPresent(builder::scanTimeout);
     fields.duration("lockAlarmAfter").ifPresent(builder::lockAlarmAfter);
     fields.duration("roleSessionDuration").ifPresent(builder::roleSessionDuration);
+    fields.whole("functionUrlConcurrency").ifPresent(builder::functionUrlConcurrency);
     RunnerTools defaults = RunnerTools.DEFAULT;
     builder.tools(
         RunnerTools.of(

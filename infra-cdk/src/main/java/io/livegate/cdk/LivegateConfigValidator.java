@@ -71,6 +71,11 @@ final class LivegateConfigValidator {
     moduleSources();
     alarms();
     roleSessionDuration();
+    if (config.functionUrlConcurrency() < 0 || config.functionUrlConcurrency() > 1000) {
+      throw invalid(
+          "functionUrlConcurrency must be between 0 (none reserved) and 1000, not "
+              + config.functionUrlConcurrency());
+    }
   }
 
   /** STS's DurationSeconds: from 15 minutes to 12 hours, the most any role allows. */

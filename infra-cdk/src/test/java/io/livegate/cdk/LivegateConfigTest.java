@@ -88,6 +88,14 @@ class LivegateConfigTest {
   }
 
   @Test
+  void aNegativeOrHugeUrlConcurrencyIsRejected() {
+    assertThat(Fixtures.config().build().functionUrlConcurrency()).isEqualTo(10);
+    rejected(
+        Fixtures.config().functionUrlConcurrency(-1),
+        "functionUrlConcurrency must be between 0 (none reserved) and 1000, not -1");
+  }
+
+  @Test
   void aRoleSessionShorterThanStsGrantsOrLongerThanAnyRoleAllowsIsRejected() {
     assertThat(Fixtures.config().build().roleSessionDuration())
         .isEqualTo(java.time.Duration.ofHours(1));

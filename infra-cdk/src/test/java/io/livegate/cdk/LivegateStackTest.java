@@ -175,6 +175,25 @@ class LivegateStackTest {
   }
 
   @Test
+  void onlyTheFunctionsBehindPublicUrlsHaveReservedConcurrency() {
+    stack
+        .functions()
+        .forEach(
+            (name, function) ->
+                assertThat(
+                        resource(function).path("Properties").path("ReservedConcurrentExecutions"))
+                    .as(name)
+                    .hasToString(
+                        Set.of("webhook", "approval-response").contains(name) ? "10" : ""));
+    JsonNode none =
+        Iam.JSON.valueToTree(
+            Fixtures.synth(Fixtures.config().functionUrlConcurrency(0).build())
+                .template()
+                .toJSON());
+    assertThat(none.toString()).doesNotContain("ReservedConcurrentExecutions");
+  }
+
+  @Test
   void everyInvokerCallsTheLiveAliasOfAPublishedVersion() {
     Map<String, JsonNode> aliases = resources("AWS::Lambda::Alias");
     assertThat(aliases).hasSize(4);
