@@ -32,6 +32,8 @@ from moto.awslambda_simple.models import LambdaSimpleBackend
 from moto.core.common_models import BaseModel
 from moto.core.config import default_user_config
 from moto.core.responses import EmptyResult
+from moto.core.utils import utcnow
+from moto.ecs.models import Task
 from moto.moto_api import state_manager
 from moto.moto_api._internal import mock_random
 from moto.server import main
@@ -242,6 +244,21 @@ def _no_docker_client(self):
 
 
 LambdaFunction.docker_client = property(_no_docker_client)
+
+
+# Patch 8. moto 5.2.1's ECS tasks have neither createdAt nor startedAt, which AWS always gives a
+# running task; the trigger's watchdog stops a scan task by its age. A task here starts when it is
+# created (there is no image to pull).
+_task_init = Task.__init__
+
+
+def _task_init_with_times(self, *args, **kwargs):
+    _task_init(self, *args, **kwargs)
+    self.created_at = utcnow()
+    self.started_at = self.created_at
+
+
+Task.__init__ = _task_init_with_times
 
 
 if __name__ == "__main__":

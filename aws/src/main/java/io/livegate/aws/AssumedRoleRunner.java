@@ -8,42 +8,33 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.sts.StsClient;
-import software.amazon.awssdk.services.sts.model.Credentials;
 
 /**
- * Runs terragrunt with the session of the role its argv names, assumed here with the task role,
+ * Runs terragrunt with the sessions of the role its argv names, assumed here with the task role,
  * instead of letting terragrunt assume it: terraform then holds only that role's credentials (the
  * account's plan role for a plan, its apply role for an apply), never the task role's, which may
  * read the metadb secret, write plan artifacts and answer task tokens.
  *
  * <p>A command's {@code --iam-assume-role ROLE} (see {@code RunnerArgv.TERRAGRUNT}) is taken out of
- * its argv, and the session's {@code AWS_ACCESS_KEY_ID}, {@code AWS_SECRET_ACCESS_KEY} and {@code
- * AWS_SESSION_TOKEN}, with the region, are added to its environment. The flag goes because
- * terragrunt would otherwise assume ROLE again from ROLE's own session, which a role's trust policy
- * does not allow. A command that names no role gets no credentials at all. Each role is assumed
- * once per task (a session lasts an hour, the longest a role allows by default).
+ * its argv, and its environment gets the region and {@link RoleSessions}' endpoint for ROLE
+ * ({@value RoleSessions#FULL_URI} and {@value RoleSessions#AUTHORIZATION_TOKEN}), which the AWS
+ * SDKs in terragrunt, terraform and its providers read credentials from and ask again before they
+ * expire: an apply that outlasts one session gets the next one instead of failing mid-way. The flag
+ * goes because terragrunt would otherwise assume ROLE again from ROLE's own session, which a role's
+ * trust policy does not allow. A command that names no role gets no credentials at all.
  */
 public final class AssumedRoleRunner implements CommandRunner {
   /** terragrunt's flag for the role to run terraform with. */
   public static final String ROLE_FLAG = "--iam-assume-role";
 
   private final CommandRunner runner;
-  private final StsClient sts;
+  private final RoleSessions sessions;
   private final String region;
-  private final String sessionName;
-  private final Map<String, Map<String, String>> sessions = new ConcurrentHashMap<>();
 
-  /**
-   * @param sessionName how the sessions are named in CloudTrail (e.g. the unit's execution)
-   */
-  public AssumedRoleRunner(CommandRunner runner, StsClient sts, String region, String sessionName) {
+  public AssumedRoleRunner(CommandRunner runner, RoleSessions sessions, String region) {
     this.runner = runner;
-    this.sts = sts;
+    this.sessions = sessions;
     this.region = region;
-    this.sessionName = sessionName;
   }
 
   @Override
@@ -59,26 +50,11 @@ public final class AssumedRoleRunner implements CommandRunner {
     String role = argv.get(flag + 1);
     argv.subList(flag, flag + 2).clear();
     Map<String, String> environment = new HashMap<>(command.environment());
-    environment.putAll(sessions.computeIfAbsent(role, this::assume));
+    environment.putAll(sessions.environmentFor(role));
+    environment.put("AWS_REGION", region);
+    environment.put("AWS_DEFAULT_REGION", region);
     return runner.run(
         new Command(
             argv, command.workingDirectory(), environment, command.timeout(), command.pidFile()));
-  }
-
-  private Map<String, String> assume(String role) {
-    Credentials credentials;
-    try {
-      credentials =
-          sts.assumeRole(request -> request.roleArn(role).roleSessionName(sessionName))
-              .credentials();
-    } catch (SdkException e) {
-      throw new LivegateException("cannot assume " + role + ": " + e.getMessage(), e);
-    }
-    return Map.of(
-        "AWS_ACCESS_KEY_ID", credentials.accessKeyId(),
-        "AWS_SECRET_ACCESS_KEY", credentials.secretAccessKey(),
-        "AWS_SESSION_TOKEN", credentials.sessionToken(),
-        "AWS_REGION", region,
-        "AWS_DEFAULT_REGION", region);
   }
 }

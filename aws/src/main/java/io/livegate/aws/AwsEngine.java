@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
@@ -54,7 +55,7 @@ public final class AwsEngine {
   private final EcsTasks ecs;
   private final Engine engine;
 
-  private AwsEngine(Map<String, String> environment) {
+  private AwsEngine(Map<String, String> environment, Optional<CommitStatusPublisher> instead) {
     this.aws = new AwsClients(AwsSettings.from(environment));
     this.secrets = Secrets.of(aws);
     this.metadb = MetadbSource.connect(environment, secrets);
@@ -109,7 +110,7 @@ public final class AwsEngine {
                 new EcsScanLauncher(
                     ecs, Env.required(environment, RuntimeContract.Scan.TASK_DEFINITION)),
                 lock,
-                github.statuses(System.out::println)),
+                instead.orElseGet(() -> github.statuses(System.out::println))),
             new Engine.Settings(
                 enumValue(
                     FailurePolicy.class,
@@ -135,7 +136,16 @@ public final class AwsEngine {
   }
 
   public static AwsEngine fromEnvironment(Map<String, String> environment) {
-    return new AwsEngine(environment);
+    return new AwsEngine(environment, Optional.empty());
+  }
+
+  /**
+   * The engine of an entry point that must answer before GitHub would: commit statuses are recorded
+   * in the metadb's ledger as always, and go to {@code outbox} instead of GitHub, for the entry
+   * point to hand on once it has answered ({@link StatusOutbox}).
+   */
+  public static AwsEngine holdingStatuses(Map<String, String> environment, StatusOutbox outbox) {
+    return new AwsEngine(environment, Optional.of(outbox));
   }
 
   /** The engine's AWS clients, for SnapStart priming. */

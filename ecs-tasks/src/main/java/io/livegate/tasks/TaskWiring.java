@@ -8,8 +8,10 @@ import io.livegate.aws.EcsPullRequestPlanner;
 import io.livegate.aws.EcsTasks;
 import io.livegate.aws.Env;
 import io.livegate.aws.GitHubAccess;
+import io.livegate.aws.LambdaTrigger;
 import io.livegate.aws.MetadbSource;
 import io.livegate.aws.PlanArtifacts;
+import io.livegate.aws.RoleSessions;
 import io.livegate.aws.Secrets;
 import io.livegate.aws.SesMailer;
 import io.livegate.aws.SfnHeartbeat;
@@ -46,7 +48,6 @@ import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -54,10 +55,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
-import software.amazon.awssdk.services.lambda.model.InvocationType;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sesv2.SesV2Client;
@@ -264,14 +263,7 @@ public final class TaskWiring {
 
   /** An asynchronous invocation of the trigger with a payload. */
   private Consumer<String> triggerInvoker(String trigger) {
-    LambdaClient lambda = aws.build(LambdaClient.builder());
-    return payload ->
-        lambda.invoke(
-            request ->
-                request
-                    .functionName(trigger)
-                    .invocationType(InvocationType.EVENT)
-                    .payload(SdkBytes.fromString(payload, StandardCharsets.UTF_8)));
+    return new LambdaTrigger(aws.build(LambdaClient.builder()), trigger);
   }
 
   /**
@@ -392,15 +384,23 @@ public final class TaskWiring {
   }
 
   /**
-   * Each command runs with the session of the account role its argv names, assumed with the task
-   * role ({@link AssumedRoleRunner}); the task role's own credentials never reach terraform.
+   * Each command runs with the sessions of the account role its argv names, assumed with the task
+   * role and served on a loopback endpoint that renews them ({@link AssumedRoleRunner}, {@link
+   * RoleSessions}); the task role's own credentials never reach terraform. A session lasts {@value
+   * RuntimeContract.Tasks#ROLE_SESSION_DURATION} (default one hour).
    */
   private AssumedRoleRunner withAccountRoles(ProcessCommandRunner processes, String sessionName) {
     return new AssumedRoleRunner(
         processes,
-        aws.build(StsClient.builder()),
-        Env.required(environment, "AWS_REGION"),
-        sessionName);
+        new RoleSessions(
+            aws.build(StsClient.builder()),
+            sessionName,
+            Env.duration(
+                environment,
+                RuntimeContract.Tasks.ROLE_SESSION_DURATION,
+                RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION),
+            Clock.systemUTC()),
+        Env.required(environment, "AWS_REGION"));
   }
 
   private Path workspace() {

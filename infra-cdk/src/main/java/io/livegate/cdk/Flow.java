@@ -9,6 +9,7 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.events.EventPattern;
 import software.amazon.awscdk.services.events.Rule;
+import software.amazon.awscdk.services.events.Schedule;
 import software.amazon.awscdk.services.events.targets.LambdaFunction;
 import software.amazon.awscdk.services.kms.Alias;
 import software.amazon.awscdk.services.lambda.EventInvokeConfigOptions;
@@ -50,6 +51,7 @@ public final class Flow extends Construct {
   private final Stack stack;
   private final Topic approvalTopic;
   private final Queue deadLetters;
+  private final Queue approvalDeadLetters;
   private final StateMachine stateMachine;
 
   public Flow(Construct scope, String id, Props props) {
@@ -63,6 +65,12 @@ public final class Flow extends Construct {
             .build();
     this.deadLetters =
         Queue.Builder.create(stack, "TriggerDeadLetters")
+            .encryption(QueueEncryption.SQS_MANAGED)
+            .enforceSsl(true)
+            .retentionPeriod(Duration.days(14))
+            .build();
+    this.approvalDeadLetters =
+        Queue.Builder.create(stack, "ApprovalDeadLetters")
             .encryption(QueueEncryption.SQS_MANAGED)
             .enforceSsl(true)
             .retentionPeriod(Duration.days(14))
@@ -111,6 +119,34 @@ public final class Flow extends Construct {
   /** Trigger events that failed after their retries, kept 14 days for inspection and redrive. */
   public Queue deadLetters() {
     return deadLetters;
+  }
+
+  /**
+   * Approval requests that approval-request could not handle after its retries, or that SNS could
+   * not deliver to it, kept 14 days. A request lost silently would hold the lock for the whole
+   * approval timeout with no voter mailed; here an alarm pages and an operator redrives it.
+   */
+  public Queue approvalDeadLetters() {
+    return approvalDeadLetters;
+  }
+
+  /**
+   * Sends the watchdog's tick to {@code trigger} every {@link Alarms#PERIOD}: EventBridge's
+   * "Scheduled Event", which the trigger answers by stopping scans past their timeout and
+   * publishing the lock's age, the metrics {@link Alarms} watches.
+   */
+  public void sendWatchdogTicksTo(IFunction trigger) {
+    Rule.Builder.create(stack, "WatchdogSchedule")
+        .description("The trigger's watchdog: scans past their timeout, the merge lock's age")
+        .schedule(Schedule.rate(Alarms.PERIOD))
+        .targets(
+            List.of(
+                LambdaFunction.Builder.create(trigger)
+                    .deadLetterQueue(deadLetters)
+                    .retryAttempts(2)
+                    .maxEventAge(Duration.minutes(5))
+                    .build()))
+        .build();
   }
 
   /**

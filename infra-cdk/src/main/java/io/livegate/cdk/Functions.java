@@ -11,10 +11,13 @@ import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.Validations;
 import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.CfnFunction;
+import software.amazon.awscdk.services.lambda.EventInvokeConfigOptions;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.FunctionUrl;
 import software.amazon.awscdk.services.lambda.FunctionUrlAuthType;
 import software.amazon.awscdk.services.lambda.FunctionUrlOptions;
+import software.amazon.awscdk.services.lambda.destinations.SqsDestination;
 import software.amazon.awscdk.services.lambda.eventsources.SnsEventSource;
 import software.amazon.awscdk.services.ses.EmailIdentity;
 import software.amazon.awscdk.services.ses.Identity;
@@ -99,6 +102,7 @@ public final class Functions extends Construct {
             Duration.seconds(15),
             responseEnvironment,
             null);
+    reserveConcurrency(approvalResponse, config.functionUrlConcurrency());
     FunctionUrl voteUrl =
         live(approvalResponse)
             .addFunctionUrl(
@@ -124,7 +128,18 @@ public final class Functions extends Construct {
             requestEnvironment,
             null);
     Alias approvalRequestLive = live(approvalRequest);
-    approvalRequestLive.addEventSource(new SnsEventSource(props.flow().approvalTopic()));
+    // Both ways a request can be lost end in the approval dead-letter queue: SNS's delivery to
+    // the function, and the function's own failures after Lambda's two retries of SNS's
+    // asynchronous invocation.
+    approvalRequestLive.addEventSource(
+        SnsEventSource.Builder.create(props.flow().approvalTopic())
+            .deadLetterQueue(props.flow().approvalDeadLetters())
+            .build());
+    approvalRequestLive.configureAsyncInvoke(
+        EventInvokeConfigOptions.builder()
+            .retryAttempts(2)
+            .onFailure(new SqsDestination(props.flow().approvalDeadLetters()))
+            .build());
     // SNS's lambda protocol takes any function ARN, an alias's included; the alias is what runs
     // the SnapStart-ed version.
     Validations.of(approvalRequestLive)
@@ -134,13 +149,17 @@ public final class Functions extends Construct {
                 .reason("SNS delivers to the function's live alias")
                 .build());
 
+    // The trigger's watchdog reads how long a scan may run and where its metrics go.
+    Map<String, String> triggerEnvironment = engineEnvironment();
+    triggerEnvironment.put(RuntimeContract.Watchdog.SCAN_TIMEOUT, config.scanTimeout().toString());
+    triggerEnvironment.put(RuntimeContract.Watchdog.METRIC_NAMESPACE, metricNamespace(stack));
     this.trigger =
         function(
             "Trigger",
             "trigger",
             RuntimeContract.Handlers.TRIGGER,
             Duration.seconds(60),
-            engineEnvironment(),
+            triggerEnvironment,
             triggerName(stack));
     this.triggerLive = live(trigger);
 
@@ -151,6 +170,8 @@ public final class Functions extends Construct {
     webhookEnvironment.put(
         RuntimeContract.Webhook.WEBHOOK_SECRET, props.secrets().webhookSecret().getSecretArn());
     webhookEnvironment.put(RuntimeContract.Webhook.REPOSITORY, config.repository());
+    // It hands the commit statuses it holds back while answering GitHub to the trigger.
+    webhookEnvironment.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, triggerLiveArn(stack));
     webhookEnvironment.put(RuntimeContract.Webhook.TRUNK, config.trunk());
     webhookEnvironment.put(
         RuntimeContract.Webhook.ALLOW_FORK_PRS, Boolean.toString(config.allowForkPrs()));
@@ -165,6 +186,7 @@ public final class Functions extends Construct {
             Duration.seconds(10),
             webhookEnvironment,
             null);
+    reserveConcurrency(webhook, config.functionUrlConcurrency());
     this.webhookUrl =
         live(webhook)
             .addFunctionUrl(
@@ -197,6 +219,11 @@ public final class Functions extends Construct {
    */
   static String triggerName(Stack stack) {
     return stack.getStackName() + "-trigger";
+  }
+
+  /** The CloudWatch namespace of the trigger watchdog's metrics: {@code livegate/<stack>}. */
+  static String metricNamespace(Stack stack) {
+    return "livegate/" + stack.getStackName();
   }
 
   /** The ARN of the trigger's live alias, known before the trigger is built. */
@@ -276,6 +303,18 @@ public final class Functions extends Construct {
                     id, name, handler, 1024, timeout, environment, true, functionName));
     all.put(name, function);
     return function;
+  }
+
+  /**
+   * Reserves {@code concurrency} for a function behind a public URL: anyone can send it requests,
+   * so the reservation caps what a flood can run (and cost), and keeps it runnable when the rest of
+   * the account uses up the regional concurrency. 0 reserves nothing.
+   */
+  private static void reserveConcurrency(Function function, int concurrency) {
+    if (concurrency > 0) {
+      ((CfnFunction) function.getNode().getDefaultChild())
+          .setReservedConcurrentExecutions(concurrency);
+    }
   }
 
   /** The function's live alias on its current version. */

@@ -143,16 +143,7 @@ public final class Grants extends Construct {
     IRole role = stateMachine.getRole();
     runTask(role, props.tasks().terraRunPlan());
     runTask(role, props.tasks().terraRunApply());
-    allow(
-        role,
-        List.of("ecs:StopTask", "ecs:DescribeTasks"),
-        List.of(
-            stack.formatArn(
-                ArnComponents.builder()
-                    .service("ecs")
-                    .resource("task")
-                    .resourceName(props.tasks().cluster().getClusterName() + "/*")
-                    .build())));
+    allow(role, List.of("ecs:StopTask", "ecs:DescribeTasks"), List.of(clusterTasks()));
     // runTask.sync watches the task through this managed rule, which Step Functions creates.
     allow(
         role,
@@ -228,6 +219,16 @@ public final class Grants extends Construct {
     runTask(role, props.tasks().createDeployStack());
     // A terra-run plan task that stopped without answering its token: the trigger fails it.
     stateMachine.grantTaskResponse(role);
+    // The watchdog lists the cluster's running create-deploy-stack tasks and stops those past the
+    // scan timeout. ListTasks names no task, so it is allowed on this cluster by condition only.
+    role.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .actions(List.of("ecs:ListTasks"))
+            .resources(List.of("*"))
+            .conditions(
+                Map.of("ArnEquals", Map.of("ecs:cluster", props.tasks().cluster().getClusterArn())))
+            .build());
+    allow(role, List.of("ecs:DescribeTasks", "ecs:StopTask"), List.of(clusterTasks()));
   }
 
   /**
@@ -245,6 +246,8 @@ public final class Grants extends Construct {
     stateMachine.grantStartExecution(role);
     runTask(role, props.tasks().createDeployStack());
     runTask(role, props.tasks().prPlanDispatch());
+    // The statuses it held back while it answered GitHub go to the trigger, which posts them.
+    allow(role, List.of("lambda:InvokeFunction"), List.of(props.triggerArn()));
   }
 
   /**
@@ -317,6 +320,16 @@ public final class Grants extends Construct {
                 List.of(task.getTaskRole().getRoleArn(), task.obtainExecutionRole().getRoleArn()))
             .conditions(
                 Map.of("StringEquals", Map.of("iam:PassedToService", "ecs-tasks.amazonaws.com")))
+            .build());
+  }
+
+  /** Every task of livegate's cluster. */
+  private String clusterTasks() {
+    return stack.formatArn(
+        ArnComponents.builder()
+            .service("ecs")
+            .resource("task")
+            .resourceName(props.tasks().cluster().getClusterName() + "/*")
             .build());
   }
 

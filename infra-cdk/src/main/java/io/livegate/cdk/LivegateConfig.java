@@ -45,6 +45,17 @@ import java.util.List;
  *     that only reads the repositories of private module sources, which git in terraform and
  *     terragrunt signs in with (docs/security.md); {@code null} (default): none
  * @param moduleSourcesHost the host that token is for (default {@code https://github.com})
+ * @param alarmEmails the operators' addresses, subscribed to the alarms' topic (default none: the
+ *     topic then has no subscriber until one is added by hand)
+ * @param scanTimeout how long a create-deploy-stack task may run before the trigger's watchdog
+ *     stops it (default PT1H)
+ * @param roleSessionDuration how long each session of an account role lasts in terra-run (default
+ *     PT1H; at most the role's maximum session duration), renewed before it ends
+ * @param functionUrlConcurrency the reserved concurrency of each Lambda behind a public Function
+ *     URL (webhook, approval-response), which caps what a flood of requests can run and cost, and
+ *     keeps them runnable when other functions use the account's concurrency (default 10; 0: none)
+ * @param lockAlarmAfter how long the merge lock may be held before its alarm pages (default the
+ *     approval timeout plus 6 hours: one unit's longest vote, plan and apply)
  */
 public record LivegateConfig(
     String repository,
@@ -75,10 +86,16 @@ public record LivegateConfig(
     boolean driftReconcile,
     RunnerTools tools,
     String moduleSourcesTokenSecretArn,
-    String moduleSourcesHost) {
+    String moduleSourcesHost,
+    List<String> alarmEmails,
+    Duration scanTimeout,
+    Duration lockAlarmAfter,
+    Duration roleSessionDuration,
+    int functionUrlConcurrency) {
 
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
+    alarmEmails = alarmEmails == null ? List.of() : List.copyOf(alarmEmails);
   }
 
   public static Builder builder() {
@@ -161,6 +178,11 @@ public record LivegateConfig(
     private RunnerTools tools = RunnerTools.DEFAULT;
     private String moduleSourcesTokenSecretArn;
     private String moduleSourcesHost = "https://github.com";
+    private List<String> alarmEmails = List.of();
+    private Duration scanTimeout = Duration.ofHours(1);
+    private Duration lockAlarmAfter;
+    private Duration roleSessionDuration = Duration.ofHours(1);
+    private int functionUrlConcurrency = 10;
 
     private Builder() {}
 
@@ -309,6 +331,31 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder alarmEmails(List<String> alarmEmails) {
+      this.alarmEmails = alarmEmails;
+      return this;
+    }
+
+    public Builder scanTimeout(Duration scanTimeout) {
+      this.scanTimeout = scanTimeout;
+      return this;
+    }
+
+    public Builder lockAlarmAfter(Duration lockAlarmAfter) {
+      this.lockAlarmAfter = lockAlarmAfter;
+      return this;
+    }
+
+    public Builder roleSessionDuration(Duration roleSessionDuration) {
+      this.roleSessionDuration = roleSessionDuration;
+      return this;
+    }
+
+    public Builder functionUrlConcurrency(int functionUrlConcurrency) {
+      this.functionUrlConcurrency = functionUrlConcurrency;
+      return this;
+    }
+
     /** The configuration, unchecked: call {@link LivegateConfig#validate}. */
     public LivegateConfig build() {
       return new LivegateConfig(
@@ -342,7 +389,14 @@ public record LivegateConfig(
           driftReconcile,
           tools,
           moduleSourcesTokenSecretArn,
-          moduleSourcesHost);
+          moduleSourcesHost,
+          alarmEmails,
+          scanTimeout,
+          lockAlarmAfter != null
+              ? lockAlarmAfter
+              : (approvalTimeout == null ? null : approvalTimeout.plusHours(6)),
+          roleSessionDuration,
+          functionUrlConcurrency);
     }
   }
 }

@@ -71,6 +71,11 @@ final class LivegateConfigJson {
     fields.flag("driftReconcile").ifPresent(builder::driftReconcile);
     fields.text("moduleSourcesTokenSecretArn").ifPresent(builder::moduleSourcesTokenSecretArn);
     fields.text("moduleSourcesHost").ifPresent(builder::moduleSourcesHost);
+    fields.texts("alarmEmails").ifPresent(builder::alarmEmails);
+    fields.duration("scanTimeout").ifPresent(builder::scanTimeout);
+    fields.duration("lockAlarmAfter").ifPresent(builder::lockAlarmAfter);
+    fields.duration("roleSessionDuration").ifPresent(builder::roleSessionDuration);
+    fields.whole("functionUrlConcurrency").ifPresent(builder::functionUrlConcurrency);
     RunnerTools defaults = RunnerTools.DEFAULT;
     builder.tools(
         RunnerTools.of(

@@ -69,6 +69,51 @@ final class LivegateConfigValidator {
     taskSize();
     driftSchedule();
     moduleSources();
+    alarms();
+    roleSessionDuration();
+    if (config.functionUrlConcurrency() < 0 || config.functionUrlConcurrency() > 1000) {
+      throw invalid(
+          "functionUrlConcurrency must be between 0 (none reserved) and 1000, not "
+              + config.functionUrlConcurrency());
+    }
+  }
+
+  /** STS's DurationSeconds: from 15 minutes to 12 hours, the most any role allows. */
+  private void roleSessionDuration() {
+    Duration duration = config.roleSessionDuration();
+    if (duration == null
+        || duration.compareTo(Duration.ofMinutes(15)) < 0
+        || duration.compareTo(Duration.ofHours(12)) > 0) {
+      throw invalid(
+          "roleSessionDuration must be between PT15M and PT12H (and at most the roles' maximum"
+              + " session duration), not "
+              + duration);
+    }
+  }
+
+  /**
+   * Real addresses for the alarms' topic; a scan timeout long enough for a checkout and a scan (the
+   * watchdog checks every 5 minutes); a lock alarm no sooner than a scan could hold the lock.
+   */
+  private void alarms() {
+    for (int i = 0; i < config.alarmEmails().size(); i++) {
+      String address = config.alarmEmails().get(i);
+      if (address == null || !EMAIL.matcher(address).matches()) {
+        throw invalid("alarmEmails[" + i + "] must be an e-mail address, not " + quoted(address));
+      }
+    }
+    Duration scanTimeout = config.scanTimeout();
+    if (scanTimeout == null || scanTimeout.compareTo(Duration.ofMinutes(10)) < 0) {
+      throw invalid("scanTimeout must be at least PT10M, not " + scanTimeout);
+    }
+    Duration lockAlarmAfter = config.lockAlarmAfter();
+    if (lockAlarmAfter == null || lockAlarmAfter.compareTo(scanTimeout) <= 0) {
+      throw invalid(
+          "lockAlarmAfter must be longer than scanTimeout ("
+              + scanTimeout
+              + "), not "
+              + lockAlarmAfter);
+    }
   }
 
   /** A complete secret ARN (IAM grants need its suffix), and a scheme and host without a path. */

@@ -25,9 +25,9 @@ import software.constructs.Construct;
 /**
  * livegate in one stack, composed of one construct per concern: the {@link Network}, the {@link
  * Metadb} with its migration, the {@link Secrets}, the ECS {@link Tasks}, the deploy {@link Flow},
- * the Lambda {@link Functions}, and the {@link Grants} between them. Each role is its own and gets
- * only the actions its entry point calls, on the resources it calls them on; the tests hold the
- * boundaries (IamBoundariesTest).
+ * the Lambda {@link Functions}, the {@link Grants} between them, and the {@link Alarms} that page
+ * the operators. Each role is its own and gets only the actions its entry point calls, on the
+ * resources it calls them on; the tests hold the boundaries (IamBoundariesTest).
  *
  * <p>Each construct creates its resources in this stack, not under itself, and its own node holds
  * nothing. CloudFormation knows a resource by its logical ID, which CDK derives from the construct
@@ -42,6 +42,7 @@ public final class LivegateStack extends Stack {
   private final Tasks tasks;
   private final Flow flow;
   private final Functions functions;
+  private final Alarms alarms;
 
   public LivegateStack(
       Construct scope, String id, StackProps props, LivegateConfig config, SourceTree source) {
@@ -96,6 +97,19 @@ public final class LivegateStack extends Stack {
     // always been.
     flow.sendStatusChangesTo(functions.triggerLive());
     flow.sendStoppedTasksTo(functions.triggerLive(), tasks.cluster().getClusterArn());
+    flow.sendWatchdogTicksTo(functions.triggerLive());
+    this.alarms =
+        new Alarms(
+            this,
+            "alarms",
+            new Alarms.Props(
+                config.alarmEmails(),
+                flow.deadLetters(),
+                flow.approvalDeadLetters(),
+                flow.stateMachine(),
+                functions(),
+                Functions.metricNamespace(this),
+                config.lockAlarmAfter()));
     outputs();
   }
 
@@ -138,6 +152,14 @@ public final class LivegateStack extends Stack {
     CfnOutput.Builder.create(this, "DeadLetterQueueUrl")
         .description("Trigger events that failed; inspect and redrive")
         .value(flow.deadLetters().getQueueUrl())
+        .build();
+    CfnOutput.Builder.create(this, "ApprovalDeadLetterQueueUrl")
+        .description("Approval requests that failed; inspect and redrive")
+        .value(flow.approvalDeadLetters().getQueueUrl())
+        .build();
+    CfnOutput.Builder.create(this, "OperatorTopicArn")
+        .description("The topic every alarm notifies; subscribe operators or chat to it")
+        .value(alarms.topic().getTopicArn())
         .build();
   }
 
@@ -224,5 +246,13 @@ public final class LivegateStack extends Stack {
 
   public Queue deadLetters() {
     return flow.deadLetters();
+  }
+
+  public Queue approvalDeadLetters() {
+    return flow.approvalDeadLetters();
+  }
+
+  public Topic operatorTopic() {
+    return alarms.topic();
   }
 }

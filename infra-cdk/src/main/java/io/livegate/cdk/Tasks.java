@@ -198,6 +198,10 @@ public final class Tasks extends Construct {
     terraRunEnvironment.put(RuntimeContract.Artifacts.PLAN_BUCKET, artifacts.getBucketName());
     terraRunEnvironment.putAll(props.metadb().environment());
     terraRunEnvironment.putAll(moduleSourcesEnvironment());
+    // An apply may outlast one session of the account role: each lasts this long, and the task
+    // renews it before it ends.
+    terraRunEnvironment.put(
+        RuntimeContract.Tasks.ROLE_SESSION_DURATION, config.roleSessionDuration().toString());
     List<String> terraRunCommand = List.of(DeployFlow.TERRA_RUN);
     this.terraRunPlan =
         task(

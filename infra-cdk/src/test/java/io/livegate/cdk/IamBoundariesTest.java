@@ -67,6 +67,25 @@ class IamBoundariesTest {
   }
 
   @Test
+  void theWatchdogListsStopsAndDescribesTasksOfLivegatesClusterOnly() {
+    assertThat(rolesAllowed("ecs:ListTasks")).containsExactly("trigger");
+    Iam.Statement list =
+        iam.statements(role("trigger")).stream()
+            .filter(statement -> statement.allows("ecs:ListTasks"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(list.actions()).containsExactly("ecs:ListTasks");
+    // ListTasks names no task: only the condition narrows it, to livegate's cluster.
+    assertThat(list.condition().path("ArnEquals").path("ecs:cluster"))
+        .isEqualTo(iam.resolved(stack.cluster().getClusterArn()));
+    assertThat(rolesAllowed("ecs:StopTask")).containsExactlyInAnyOrder("trigger", "deploy-flow");
+    assertThat(iam.resources(role("trigger"), "ecs:StopTask"))
+        .isEqualTo(iam.resources(role("deploy-flow"), "ecs:StopTask"))
+        .singleElement()
+        .satisfies(arn -> assertThat(arn.toString()).contains(":task/").contains("/*"));
+  }
+
+  @Test
   void everyRoleHasExactlyTheActionsItsEntryPointCalls() {
     Map<String, Set<String>> expected =
         Map.ofEntries(
@@ -79,7 +98,8 @@ class IamBoundariesTest {
                     "ssm:PutParameter",
                     "states:StartExecution",
                     "ecs:RunTask",
-                    "iam:PassRole")),
+                    "iam:PassRole",
+                    "lambda:InvokeFunction")),
             Map.entry(
                 "trigger",
                 union(
@@ -92,6 +112,9 @@ class IamBoundariesTest {
                     "states:StopExecution",
                     "ecs:RunTask",
                     "iam:PassRole",
+                    "ecs:ListTasks",
+                    "ecs:DescribeTasks",
+                    "ecs:StopTask",
                     "sqs:SendMessage",
                     "sqs:GetQueueAttributes",
                     "sqs:GetQueueUrl")),
@@ -101,7 +124,11 @@ class IamBoundariesTest {
                     union(VPC_FUNCTION, TASK_TOKEN.toArray(String[]::new)),
                     "secretsmanager:GetSecretValue",
                     "ses:SendEmail",
-                    "ses:SendRawEmail")),
+                    "ses:SendRawEmail",
+                    // Its failures after Lambda's retries go to the approval dead-letter queue.
+                    "sqs:SendMessage",
+                    "sqs:GetQueueAttributes",
+                    "sqs:GetQueueUrl")),
             Map.entry(
                 "approval-response",
                 union(
@@ -188,6 +215,12 @@ class IamBoundariesTest {
             (entryPoint, role) ->
                 iam.statements(role).stream()
                     .filter(s -> s.resources().stream().anyMatch(r -> r.asText().equals("*")))
+                    // The watchdog's ListTasks names no task; its condition holds it to the
+                    // cluster (theWatchdogListsStopsAndDescribesTasksOfLivegatesClusterOnly).
+                    .filter(
+                        s ->
+                            !(s.actions().equals(List.of("ecs:ListTasks"))
+                                && s.condition().path("ArnEquals").has("ecs:cluster")))
                     .forEach(
                         s ->
                             assertThat(allowedOnStar)
@@ -309,9 +342,9 @@ class IamBoundariesTest {
   }
 
   @Test
-  void onlyCreateDeployStackAndPrPlanDispatchInvokeAndOnlyTheTrigger() {
+  void onlyCreateDeployStackPrPlanDispatchAndTheWebhookInvokeAndOnlyTheTrigger() {
     assertThat(rolesAllowed("lambda:InvokeFunction"))
-        .containsExactlyInAnyOrder("create-deploy-stack", "pr-plan-dispatch");
+        .containsExactlyInAnyOrder("create-deploy-stack", "pr-plan-dispatch", "webhook");
     for (String entryPoint : rolesAllowed("lambda:InvokeFunction")) {
       assertThat(iam.resources(role(entryPoint), "lambda:InvokeFunction"))
           .as(entryPoint)

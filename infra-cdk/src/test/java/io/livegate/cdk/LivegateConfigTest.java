@@ -60,6 +60,54 @@ class LivegateConfigTest {
   }
 
   @Test
+  void alarmsDefaultToNoAddressAnHourForAScanAndTheApprovalTimeoutPlusSixHoursForTheLock() {
+    LivegateConfig defaults = Fixtures.config().build().validate("test");
+    assertThat(defaults.alarmEmails()).isEmpty();
+    assertThat(defaults.scanTimeout()).isEqualTo(java.time.Duration.ofHours(1));
+    assertThat(defaults.lockAlarmAfter()).isEqualTo(java.time.Duration.ofHours(78));
+    assertThat(
+            Fixtures.config()
+                .approvalTimeout(java.time.Duration.ofHours(4))
+                .flowTimeout(java.time.Duration.ofHours(10))
+                .build()
+                .lockAlarmAfter())
+        .isEqualTo(java.time.Duration.ofHours(10));
+  }
+
+  @Test
+  void badAlarmSettingsAreRejectedByName() {
+    rejected(
+        Fixtures.config().alarmEmails(List.of("oncall@example.com", "oncall")),
+        "alarmEmails[1] must be an e-mail address, not 'oncall'");
+    rejected(
+        Fixtures.config().scanTimeout(java.time.Duration.ofMinutes(5)),
+        "scanTimeout must be at least PT10M, not PT5M");
+    rejected(
+        Fixtures.config().lockAlarmAfter(java.time.Duration.ofMinutes(30)),
+        "lockAlarmAfter must be longer than scanTimeout (PT1H), not PT30M");
+  }
+
+  @Test
+  void aNegativeOrHugeUrlConcurrencyIsRejected() {
+    assertThat(Fixtures.config().build().functionUrlConcurrency()).isEqualTo(10);
+    rejected(
+        Fixtures.config().functionUrlConcurrency(-1),
+        "functionUrlConcurrency must be between 0 (none reserved) and 1000, not -1");
+  }
+
+  @Test
+  void aRoleSessionShorterThanStsGrantsOrLongerThanAnyRoleAllowsIsRejected() {
+    assertThat(Fixtures.config().build().roleSessionDuration())
+        .isEqualTo(java.time.Duration.ofHours(1));
+    rejected(
+        Fixtures.config().roleSessionDuration(java.time.Duration.ofMinutes(10)),
+        "roleSessionDuration must be between PT15M and PT12H");
+    rejected(
+        Fixtures.config().roleSessionDuration(java.time.Duration.ofHours(13)),
+        "roleSessionDuration must be between PT15M and PT12H");
+  }
+
+  @Test
   void anAccountDependencyCycleIsRejected() {
     rejected(
         Fixtures.config()

@@ -175,6 +175,25 @@ class LivegateStackTest {
   }
 
   @Test
+  void onlyTheFunctionsBehindPublicUrlsHaveReservedConcurrency() {
+    stack
+        .functions()
+        .forEach(
+            (name, function) ->
+                assertThat(
+                        resource(function).path("Properties").path("ReservedConcurrentExecutions"))
+                    .as(name)
+                    .hasToString(
+                        Set.of("webhook", "approval-response").contains(name) ? "10" : ""));
+    JsonNode none =
+        Iam.JSON.valueToTree(
+            Fixtures.synth(Fixtures.config().functionUrlConcurrency(0).build())
+                .template()
+                .toJSON());
+    assertThat(none.toString()).doesNotContain("ReservedConcurrentExecutions");
+  }
+
+  @Test
   void everyInvokerCallsTheLiveAliasOfAPublishedVersion() {
     Map<String, JsonNode> aliases = resources("AWS::Lambda::Alias");
     assertThat(aliases).hasSize(4);
@@ -411,8 +430,12 @@ class LivegateStackTest {
     JsonNode queueArn = resolved(stack.deadLetters().getQueueArn());
     assertThat(target.path("DeadLetterConfig").path("Arn")).isEqualTo(queueArn);
     JsonNode invokeConfig =
-        resources("AWS::Lambda::EventInvokeConfig").values().iterator().next().path("Properties");
-    assertThat(invokeConfig.path("FunctionName")).isEqualTo(ref(stack.functions().get("trigger")));
+        resources("AWS::Lambda::EventInvokeConfig").values().stream()
+            .map(config -> config.path("Properties"))
+            .filter(
+                config -> config.path("FunctionName").equals(ref(stack.functions().get("trigger"))))
+            .findFirst()
+            .orElseThrow();
     assertThat(invokeConfig.path("Qualifier").toString()).contains("TriggerLiveAlias");
     assertThat(invokeConfig.path("DestinationConfig").path("OnFailure").path("Destination"))
         .isEqualTo(queueArn);
@@ -613,7 +636,7 @@ class LivegateStackTest {
     return all;
   }
 
-  private JsonNode functionVariables(LivegateStack on, JsonNode template, String function) {
+  static JsonNode functionVariables(LivegateStack on, JsonNode template, String function) {
     return template
         .path("Resources")
         .path(
@@ -656,9 +679,14 @@ class LivegateStackTest {
                     RuntimeContract.Webhook.REPOSITORY,
                     RuntimeContract.Webhook.TRUNK,
                     RuntimeContract.Webhook.ALLOW_FORK_PRS,
-                    RuntimeContract.PullRequestPlans.TASK_DEFINITION)),
+                    RuntimeContract.PullRequestPlans.TASK_DEFINITION,
+                    RuntimeContract.Tasks.TRIGGER_FUNCTION)),
             "trigger",
-            ENGINE);
+            union(
+                ENGINE,
+                Set.of(
+                    RuntimeContract.Watchdog.SCAN_TIMEOUT,
+                    RuntimeContract.Watchdog.METRIC_NAMESPACE)));
     functions.forEach(
         (name, expected) -> {
           Set<String> names = new TreeSet<>();
@@ -693,18 +721,29 @@ class LivegateStackTest {
             union(
                 TASK,
                 METADB,
-                Set.of(RuntimeContract.Engine.RUNNER, RuntimeContract.Artifacts.PLAN_BUCKET)),
+                Set.of(
+                    RuntimeContract.Engine.RUNNER,
+                    RuntimeContract.Artifacts.PLAN_BUCKET,
+                    RuntimeContract.Tasks.ROLE_SESSION_DURATION)),
             "terra-run-apply",
             union(
                 TASK,
                 METADB,
-                Set.of(RuntimeContract.Engine.RUNNER, RuntimeContract.Artifacts.PLAN_BUCKET)));
+                Set.of(
+                    RuntimeContract.Engine.RUNNER,
+                    RuntimeContract.Artifacts.PLAN_BUCKET,
+                    RuntimeContract.Tasks.ROLE_SESSION_DURATION)));
     assertThat(stack.tasks().keySet()).isEqualTo(tasks.keySet());
     tasks.forEach(
         (name, expected) ->
             assertThat(containerVariables(container(stack, json, name)).keySet())
                 .as(name)
                 .isEqualTo(expected));
+    // A long apply renews its account role's session every hour by default.
+    assertThat(
+            containerVariables(container(stack, json, "terra-run-apply"))
+                .get(RuntimeContract.Tasks.ROLE_SESSION_DURATION))
+        .hasToString("\"PT1H\"");
   }
 
   @Test
@@ -779,7 +818,8 @@ class LivegateStackTest {
         .forEach(
             resource -> {
               if (resource.path("Type").asText().equals("AWS::Events::Rule")
-                  && resource.path("Properties").has("ScheduleExpression")) {
+                  && resource.path("Properties").has("ScheduleExpression")
+                  && resource.path("Properties").path("Targets").get(0).has("EcsParameters")) {
                 rules.add(resource.path("Properties"));
               }
             });

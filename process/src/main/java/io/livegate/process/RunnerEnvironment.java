@@ -13,11 +13,12 @@ import java.util.TreeMap;
  * <p>Allowed: what a process needs to run ({@code PATH}, {@code HOME}, the user, locale, time zone
  * and temp directory), proxies and CA bundles, terraform's and terragrunt's own settings ({@code
  * TF_*}, {@code TG_*}, {@code TERRAGRUNT_*}), and the AWS credential chain's variables listed in
- * {@link #AWS}: the credentials of the role the plan or apply runs with. Never the ECS container
- * credentials ({@code AWS_CONTAINER_CREDENTIALS_RELATIVE_URI}, {@code …_FULL_URI}, {@code
+ * {@link #AWS}: the credentials of the role the plan or apply runs with. Never livegate's own ECS
+ * container credentials ({@code AWS_CONTAINER_CREDENTIALS_RELATIVE_URI}, {@code …_FULL_URI}, {@code
  * AWS_CONTAINER_AUTHORIZATION_TOKEN}): they are the task role's, which may read the metadb secret,
- * write plan artifacts and answer task tokens. The ECS tasks hand terraform the session of the
- * account's plan or apply role instead ({@link #forCommand}).
+ * write plan artifacts and answer task tokens. The ECS tasks hand terraform the sessions of the
+ * account's plan or apply role instead ({@link #forCommand}), through an endpoint of their own
+ * whose {@code …_FULL_URI} and token only a command's own environment may carry.
  */
 public final class RunnerEnvironment {
   private static final Set<String> NAMES =
@@ -64,6 +65,14 @@ public final class RunnerEnvironment {
           "AWS_CONFIG_FILE",
           "AWS_SHARED_CREDENTIALS_FILE");
 
+  /**
+   * A credentials endpoint that serves the command's role (the ECS tasks' role-session endpoint):
+   * allowed from the command's own variables only, never from livegate's environment, where they
+   * would be the task role's.
+   */
+  private static final Set<String> COMMAND_ENDPOINT =
+      Set.of("AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_AUTHORIZATION_TOKEN");
+
   private static final String[] PREFIXES = {"TF_", "TG_", "TERRAGRUNT_", "LC_"};
 
   private RunnerEnvironment() {}
@@ -83,16 +92,26 @@ public final class RunnerEnvironment {
   /**
    * The environment of one command: the allowed part of livegate's own {@code environment} under
    * the allowed part of the command's. When the command brings credentials ({@code
-   * AWS_ACCESS_KEY_ID}: a role's session), livegate's own credential variables are left out, so
-   * that a profile or key of livegate's cannot take precedence over, or stand beside, the role's.
+   * AWS_ACCESS_KEY_ID}, or a credentials endpoint: a role's sessions), livegate's own credential
+   * variables are left out, so that a profile or key of livegate's cannot take precedence over, or
+   * stand beside, the role's.
    */
   public static Map<String, String> forCommand(
       Map<String, String> environment, Map<String, String> command) {
     Map<String, String> merged = allowed(environment);
-    if (command.containsKey("AWS_ACCESS_KEY_ID")) {
+    if (command.containsKey("AWS_ACCESS_KEY_ID")
+        || command.containsKey("AWS_CONTAINER_CREDENTIALS_FULL_URI")) {
       merged.keySet().removeAll(CREDENTIALS);
     }
     merged.putAll(allowed(command));
+    // A command's environment may start as a copy of livegate's own: an endpoint variable equal
+    // to livegate's is livegate's (the task role's), not one the command was given.
+    command.forEach(
+        (name, value) -> {
+          if (COMMAND_ENDPOINT.contains(name) && !value.equals(environment.get(name))) {
+            merged.put(name, value);
+          }
+        });
     return merged;
   }
 

@@ -17,6 +17,29 @@ class RunnerEnvironmentTest {
             "LIVEGATE_TASK_TOKEN", "task-token");
 
     assertThat(RunnerEnvironment.forCommand(task, Map.of())).containsOnlyKeys("AWS_REGION");
+    // A command's environment that starts as a copy of the task's carries them in vain.
+    assertThat(RunnerEnvironment.forCommand(task, task)).containsOnlyKeys("AWS_REGION");
+  }
+
+  @Test
+  void aCommandsRoleSessionEndpointReplacesLivegatesOwnCredentials() {
+    Map<String, String> livegate =
+        Map.of(
+            "AWS_PROFILE", "operator",
+            "AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://169.254.170.2/v2/credentials/x",
+            "AWS_CONTAINER_AUTHORIZATION_TOKEN", "task-token",
+            "PATH", "/usr/bin");
+    Map<String, String> sessions =
+        Map.of(
+            "AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://127.0.0.1:41234/0123456789abcdef",
+            "AWS_CONTAINER_AUTHORIZATION_TOKEN", "endpoint-token");
+
+    assertThat(RunnerEnvironment.forCommand(livegate, sessions))
+        .containsOnly(
+            Map.entry("PATH", "/usr/bin"),
+            Map.entry(
+                "AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://127.0.0.1:41234/0123456789abcdef"),
+            Map.entry("AWS_CONTAINER_AUTHORIZATION_TOKEN", "endpoint-token"));
   }
 
   @Test

@@ -45,6 +45,19 @@ public final class DeployFlow {
   public static final String TRANSIENT_ERROR = "livegate.Transient";
 
   /**
+   * The error the trigger fails a Plan task's token with when the task stopped before it answered
+   * (killed, out of memory, image not pulled, Fargate capacity reclaimed). A plan changes nothing,
+   * so Plan runs once more before it fails.
+   */
+  public static final String TASK_STOPPED_ERROR = "livegate.TaskStopped";
+
+  /**
+   * RunTask's answer when the subnets or security groups are momentarily refused (ENI throttling,
+   * an exhausted subnet): no task started, so Plan and Apply start it again.
+   */
+  public static final String ECS_INVALID_PARAMETER = "ECS.InvalidParameterException";
+
+  /**
    * The task result of RequestApproval holds the decision in this field: {"decision": "approved"}.
    */
   public static final String DECISION_FIELD = "decision";

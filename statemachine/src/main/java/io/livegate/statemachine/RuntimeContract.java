@@ -85,6 +85,31 @@ public final class RuntimeContract {
     private Scan() {}
   }
 
+  /**
+   * The trigger's scheduled check ({@code Scheduled Event} from EventBridge): scan tasks past their
+   * timeout are stopped, and the lock's age and the stopped scans become metrics in this namespace.
+   */
+  public static final class Watchdog {
+    /** ISO-8601: how long a create-deploy-stack task may run before the watchdog stops it. */
+    public static final String SCAN_TIMEOUT = "LIVEGATE_SCAN_TIMEOUT";
+
+    /** The CloudWatch namespace of the watchdog's metrics, {@code livegate/<stack>}. */
+    public static final String METRIC_NAMESPACE = "LIVEGATE_METRIC_NAMESPACE";
+
+    public static final java.time.Duration DEFAULT_SCAN_TIMEOUT = java.time.Duration.ofHours(1);
+
+    /** Seconds the current holder has held the merge lock; 0 when it is free. */
+    public static final String LOCK_HELD_METRIC = "LockHeldSeconds";
+
+    /** create-deploy-stack tasks the watchdog stopped because they ran past the scan timeout. */
+    public static final String SCANS_STOPPED_METRIC = "ScanTasksStoppedPastTimeout";
+
+    /** The EventBridge detail type of the schedule's events. */
+    public static final String SCHEDULED_EVENT = "Scheduled Event";
+
+    private Watchdog() {}
+  }
+
   /** What every ECS task reads. */
   public static final class Tasks {
     public static final String REPO_URL = "LIVEGATE_REPO_URL";
@@ -100,6 +125,15 @@ public final class RuntimeContract {
     public static final String DRIFT_RECONCILE = "LIVEGATE_DRIFT_RECONCILE";
 
     public static final String LOG_URL = "LIVEGATE_LOG_URL";
+
+    /**
+     * ISO-8601: how long each account-role session lasts (STS's DurationSeconds, from PT15M to the
+     * role's maximum session duration, at most PT12H); sessions are renewed before they end.
+     */
+    public static final String ROLE_SESSION_DURATION = "LIVEGATE_ROLE_SESSION_DURATION";
+
+    public static final java.time.Duration DEFAULT_ROLE_SESSION_DURATION =
+        java.time.Duration.ofHours(1);
 
     /**
      * Optional: the Secrets Manager secret of a token that only reads the repositories of private

@@ -4,20 +4,31 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PullRequestHead;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The events that the ECS tasks send the trigger (an asynchronous Lambda invoke): a deployment's
- * stack stored, its scan failed, a pull request's head planned. The tasks write them and the
- * trigger reads them, so both take the shape from here.
+ * The events that the ECS tasks and the webhook send the trigger (an asynchronous Lambda invoke): a
+ * deployment's stack stored, its scan failed, a pull request's head planned, commit statuses to
+ * post. The tasks write them and the trigger reads them, so both take the shape from here.
  */
 public final class TriggerEvent {
   public static final String DEPLOYMENT_CREATED = "deploymentCreated";
   public static final String SCAN_FAILED = "scanFailed";
   public static final String PR_PLANNED = "prPlanned";
+  public static final String POST_STATUSES = "postStatuses";
+
+  /** A commit status the webhook held back, as a {@value #POST_STATUSES} event lists it. */
+  public record Status(
+      String repository,
+      String sha,
+      String context,
+      CommitStatusPublisher.State state,
+      String description,
+      String targetUrl) {}
 
   /** A pull request's head and what planning it found, as a {@value #PR_PLANNED} event says. */
   public record PlannedHead(PullRequestHead head, PlanPullRequestResult result) {}
@@ -40,6 +51,54 @@ public final class TriggerEvent {
     ArrayNode units = planned.putArray("units");
     result.units().forEach(units::add);
     return event.toString();
+  }
+
+  /** The payload the webhook sends with the commit statuses it held back while it answered. */
+  public static String postStatuses(List<Status> statuses) {
+    ObjectNode event = FlowJson.MAPPER.createObjectNode();
+    ArrayNode list = event.putArray(POST_STATUSES);
+    for (Status status : statuses) {
+      list.addObject()
+          .put("repository", status.repository())
+          .put("sha", status.sha())
+          .put("context", status.context())
+          .put("state", status.state().name())
+          .put("description", status.description())
+          .put("targetUrl", status.targetUrl());
+    }
+    return event.toString();
+  }
+
+  /** Reads the list of a {@value #POST_STATUSES} event. */
+  public static List<Status> statuses(JsonNode list) {
+    if (!list.isArray()) {
+      throw new LivegateException(POST_STATUSES + " must be a list of statuses, not " + list);
+    }
+    List<Status> statuses = new ArrayList<>();
+    for (JsonNode status : list) {
+      String repository = status.path("repository").asText("");
+      String sha = status.path("sha").asText("");
+      String context = status.path("context").asText("");
+      CommitStatusPublisher.State state;
+      try {
+        state = CommitStatusPublisher.State.valueOf(status.path("state").asText(""));
+      } catch (IllegalArgumentException e) {
+        throw new LivegateException(POST_STATUSES + " names no commit state: " + status);
+      }
+      if (repository.isEmpty() || sha.isEmpty() || context.isEmpty()) {
+        throw new LivegateException(
+            POST_STATUSES + " lacks a repository, sha or context: " + status);
+      }
+      statuses.add(
+          new Status(
+              repository,
+              sha,
+              context,
+              state,
+              status.path("description").asText(""),
+              status.path("targetUrl").asText("")));
+    }
+    return statuses;
   }
 
   /** The payload create-deploy-stack sends once the deployment's stack is stored. */

@@ -138,6 +138,24 @@ class DeployFlowTest {
   }
 
   @Test
+  void aPlanWhoseTaskStoppedOrWhoseSubnetsWereRefusedIsStartedAgain() throws Exception {
+    JsonNode states = definition().get("States");
+    Map<String, Integer> planAttempts = new HashMap<>();
+    for (JsonNode retry : states.get("Plan").get("Retry")) {
+      retry
+          .get("ErrorEquals")
+          .forEach(error -> planAttempts.put(error.asText(), retry.get("MaxAttempts").asInt()));
+    }
+    assertThat(planAttempts)
+        .containsEntry(DeployFlow.TASK_STOPPED_ERROR, 1)
+        .containsEntry(DeployFlow.ECS_INVALID_PARAMETER, 3);
+    // Apply too, for RunTask's refusal, which starts no task; never for a stopped apply's token.
+    assertThat(states.get("Apply").get("Retry").get(0).get("ErrorEquals").toString())
+        .contains(DeployFlow.ECS_INVALID_PARAMETER)
+        .doesNotContain(DeployFlow.TASK_STOPPED_ERROR);
+  }
+
+  @Test
   void anApplyWhoseTaskStoppedIsRetriedOnceSoTerraRunCanFinishIt() throws Exception {
     JsonNode retries = definition().get("States").get("Apply").get("Retry");
 

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsScanLauncher;
+import io.livegate.aws.Secrets;
 import io.livegate.aws.SfnTaskTokens;
+import io.livegate.aws.Watchdog;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.pr.FinalStatuses;
@@ -22,7 +25,9 @@ import io.livegate.statemachine.TriggerEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
@@ -34,6 +39,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  *       stack is stored: start the ready flows;
  *   <li>{@code {"scanFailed": 12, "reason": "..."}}, invoked by create-deploy-stack when it could
  *       not store the stack: the deployment fails and the lock passes on;
+ *   <li>{@code {"postStatuses": [...]}}, from the webhook: the commit statuses it held back while
+ *       it answered GitHub, to post now;
  *   <li>EventBridge's "Step Functions Execution Status Change" for the deploy flow: record the
  *       outcome ({@code SUCCEEDED} carries it in the output; {@code FAILED}, {@code TIMED_OUT} and
  *       {@code ABORTED} are failures), then start what became ready;
@@ -42,15 +49,18 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  *       create-deploy-stack is {@code scanFailed} (which changes nothing when it stored the stack);
  *       a stopped terra-run plan fails its task token (refused, and so harmless, when it answered
  *       it). terra-run apply runs {@code .sync}, so Step Functions sees its stop itself; pr-plan
- *       tasks hold no lock.
+ *       tasks hold no lock;
+ *   <li>EventBridge's "Scheduled Event" of the watchdog rule: the {@link Watchdog} stops scan tasks
+ *       running past their timeout and reports how long the lock is held, as metrics the stack's
+ *       alarms watch.
  * </ul>
  *
  * Any other event is answered as ignored. A malformed event is an error, so EventBridge retries it
  * and, in the end, it lands in the rule's dead-letter queue rather than being lost.
  */
 public final class TriggerHandler implements RequestStreamHandler {
-  /** The error a stopped Plan task's token is failed with; the Plan state's Catch takes it. */
-  static final String TASK_STOPPED = "livegate.TaskStopped";
+  /** The error a stopped Plan task's token is failed with; Plan retries it once, then fails. */
+  static final String TASK_STOPPED = DeployFlow.TASK_STOPPED_ERROR;
 
   private static final String CREATE_DEPLOY_STACK = "create-deploy-stack";
 
@@ -59,22 +69,39 @@ public final class TriggerHandler implements RequestStreamHandler {
    * units), and the final statuses that no task posts.
    */
   public record Parts(
-      AdvanceDeployment advance, MergeGate gate, FinalStatuses statuses, FlowCallback tokens) {}
+      AdvanceDeployment advance,
+      MergeGate gate,
+      FinalStatuses statuses,
+      FlowCallback tokens,
+      CommitStatusPublisher github) {}
 
   private final Supplier<Parts> parts;
+  private final Supplier<Watchdog> watchdog;
 
   /** The Lambda runtime's constructor: wires from the environment. */
   public TriggerHandler() {
-    this(AwsEngine.fromEnvironment(System.getenv()));
+    this(System.getenv(), AwsEngine.fromEnvironment(System.getenv()));
   }
 
-  private TriggerHandler(AwsEngine engine) {
-    this(parts(engine));
+  private TriggerHandler(Map<String, String> environment, AwsEngine engine) {
+    this(parts(engine), watchdog(engine, environment));
     SnapStartPriming.register(() -> SnapStartPriming.prime(engine.aws(), engine.metadb()));
   }
 
-  public TriggerHandler(Supplier<Parts> parts) {
+  /**
+   * @param watchdog the scheduled check, built the first time a schedule event asks for it
+   */
+  public TriggerHandler(Supplier<Parts> parts, Supplier<Watchdog> watchdog) {
     this.parts = parts;
+    this.watchdog = watchdog;
+  }
+
+  /**
+   * The watchdog as {@code engine}'s clients and the environment wire it, built when first used.
+   */
+  public static Supplier<Watchdog> watchdog(AwsEngine engine, Map<String, String> environment) {
+    return Secrets.memoize(
+        () -> Watchdog.fromEnvironment(engine.aws(), environment, Clock.systemUTC()));
   }
 
   /** The parts as {@code engine} wires them. */
@@ -84,7 +111,8 @@ public final class TriggerHandler implements RequestStreamHandler {
             engine.advance(),
             engine.gate(),
             engine.finalStatuses(),
-            new SfnTaskTokens(engine.aws().build(SfnClient.builder())));
+            new SfnTaskTokens(engine.aws().build(SfnClient.builder())),
+            engine.github().statuses(System.out::println));
     return () -> wired;
   }
 
@@ -117,14 +145,20 @@ public final class TriggerHandler implements RequestStreamHandler {
               event.path("reason").asText("no reason given"))
           .message();
     }
+    if (event.has(TriggerEvent.POST_STATUSES)) {
+      return postStatuses(parts.get().github(), event.get(TriggerEvent.POST_STATUSES));
+    }
     if (event.has(TriggerEvent.PR_PLANNED)) {
       return prPlanned(parts.get().gate(), event.get(TriggerEvent.PR_PLANNED));
+    }
+    if (RuntimeContract.Watchdog.SCHEDULED_EVENT.equals(event.path("detail-type").asText())) {
+      return watchdog.get().check().message();
     }
     if (RuntimeContract.Events.TASK_STATE_CHANGE.equals(event.path("detail-type").asText())) {
       return taskStateChanged(event.path("detail"));
     }
     if (!RuntimeContract.Events.STATUS_CHANGE.equals(event.path("detail-type").asText())) {
-      return "ignored: not a deployment or a Step Functions status change";
+      return "ignored: not a deployment, a Step Functions status change or a schedule";
     }
     JsonNode detail = event.path("detail");
     String name = detail.path("name").asText("");
@@ -185,10 +219,29 @@ public final class TriggerHandler implements RequestStreamHandler {
       return "terra-run plan of execution "
           + execution
           + (failed
-              ? " " + task.why() + ", before it reported: its flow fails"
+              ? " " + task.why() + ", before it reported: Plan runs once more, then its flow fails"
               : " stopped after it reported; nothing to do");
     }
     return "ignored: " + task.why() + " (" + String.join(" ", command) + ")";
+  }
+
+  /**
+   * Posts the statuses the webhook held back while it answered GitHub (their ledger entries are
+   * written already). A failure is thrown, so Lambda retries the event and, in the end, it lands in
+   * the dead-letter queue; a status posted twice is the same status.
+   */
+  private static String postStatuses(CommitStatusPublisher github, JsonNode list) {
+    List<TriggerEvent.Status> statuses = TriggerEvent.statuses(list);
+    for (TriggerEvent.Status status : statuses) {
+      github.publish(
+          status.repository(),
+          status.sha(),
+          status.context(),
+          status.state(),
+          status.description(),
+          status.targetUrl());
+    }
+    return "posted " + statuses.size() + " commit status(es) the webhook held back";
   }
 
   private static String prPlanned(MergeGate gate, JsonNode planned) {

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -28,6 +29,7 @@ import java.util.function.Supplier;
  */
 public final class WebhookHandler implements RequestStreamHandler {
   private final Supplier<WebhookReceiver> receiver;
+  private final IntSupplier handOnStatuses;
 
   /** The Lambda runtime's constructor: wires from the environment. */
   public WebhookHandler() {
@@ -35,12 +37,17 @@ public final class WebhookHandler implements RequestStreamHandler {
   }
 
   private WebhookHandler(WebhookWiring wiring) {
-    this(wiring::receiver);
+    this(wiring::receiver, wiring::handOnStatuses);
     SnapStartPriming.register(wiring::prime);
   }
 
-  public WebhookHandler(Supplier<WebhookReceiver> receiver) {
+  /**
+   * @param handOnStatuses after a delivery is handled: hands the commit statuses its receiver held
+   *     back to whoever posts them, and says how many
+   */
+  public WebhookHandler(Supplier<WebhookReceiver> receiver, IntSupplier handOnStatuses) {
     this.receiver = receiver;
+    this.handOnStatuses = handOnStatuses;
   }
 
   @Override
@@ -92,6 +99,15 @@ public final class WebhookHandler implements RequestStreamHandler {
     } else {
       bytes = body.asText("").getBytes(StandardCharsets.UTF_8);
     }
-    return receiver.get().receive(new WebhookRequest(headers, bytes));
+    WebhookResponse response = receiver.get().receive(new WebhookRequest(headers, bytes));
+    try {
+      handOnStatuses.getAsInt();
+    } catch (LivegateException e) {
+      // What the delivery changed is stored; only its statuses did not reach the trigger. A 503
+      // shows the delivery as failed in GitHub's Recent Deliveries, with the reason.
+      return new WebhookResponse(
+          503, response.body() + "; but its commit statuses were not handed on: " + e.getMessage());
+    }
+    return response;
   }
 }

@@ -43,7 +43,9 @@ class StoppedTaskTest {
                   advance,
                   engine.gate(new RecordingStatuses(), LockScope.REPO),
                   engine.finalStatuses(new RecordingStatuses()),
-                  tokens));
+                  tokens,
+                  new RecordingStatuses()),
+          TriggerHandlerTest::noWatchdog);
 
   private static MergedPullRequest merge(int number) {
     String sha = String.valueOf(number).repeat(40);
@@ -140,7 +142,7 @@ class StoppedTaskTest {
             "terra-run plan of execution 41 task "
                 + CLUSTER.replace(":cluster/", ":task/")
                 + "/0123abcd stopped before its container ran: Essential container in task"
-                + " exited, before it reported: its flow fails");
+                + " exited, before it reported: Plan runs once more, then its flow fails");
     assertThat(again)
         .isEqualTo("terra-run plan of execution 41 stopped after it reported; nothing to do");
     assertThat(tokens.answers())

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.aws.Watchdog;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.AdvanceDeployment;
@@ -67,8 +68,16 @@ class TriggerHandlerTest {
           advance,
           engine.gate(github, LockScope.REPO),
           engine.finalStatuses(github),
-          new RecordingFlowCallback());
-  private final TriggerHandler handler = new TriggerHandler(() -> parts);
+          new RecordingFlowCallback(),
+          github);
+  private final TriggerHandler handler =
+      new TriggerHandler(() -> parts, TriggerHandlerTest::noWatchdog);
+
+  /** The watchdog of handlers that get no schedule event; its checks are WatchdogTest's (tests). */
+  static Watchdog noWatchdog() {
+    throw new AssertionError("only a schedule event wires the watchdog");
+  }
+
   private final long deploymentId = engine.create.create(DEPLOYMENT).deployment().id();
 
   private Execution execution(String unit) {
@@ -240,14 +249,15 @@ class TriggerHandlerTest {
         new TriggerHandler(
             () -> {
               throw new AssertionError("an ignored event must not wire the use case");
-            });
-    ObjectNode scheduled = statusChange("x", "SUCCEEDED", null);
-    scheduled.put("detail-type", "Scheduled Event");
+            },
+            TriggerHandlerTest::noWatchdog);
+    ObjectNode other = statusChange("x", "SUCCEEDED", null);
+    other.put("detail-type", "EC2 Instance State-change Notification");
 
-    assertThat(unwired.handle(scheduled))
-        .isEqualTo("ignored: not a deployment or a Step Functions status change");
+    assertThat(unwired.handle(other))
+        .isEqualTo("ignored: not a deployment, a Step Functions status change or a schedule");
     assertThat(unwired.handle(Handlers.JSON.createObjectNode()))
-        .isEqualTo("ignored: not a deployment or a Step Functions status change");
+        .isEqualTo("ignored: not a deployment, a Step Functions status change or a schedule");
   }
 
   @Test

@@ -22,7 +22,7 @@ class WebhookHandlerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Webhooks hooks = Webhooks.fresh();
-  private final WebhookHandler handler = new WebhookHandler(() -> hooks.receiver);
+  private final WebhookHandler handler = new WebhookHandler(() -> hooks.receiver, () -> 0);
 
   private static ObjectNode event(String method, String body, boolean base64, String signature) {
     ObjectNode event = JSON.createObjectNode();

@@ -9,6 +9,7 @@ import io.livegate.aws.AssumedRoleRunner;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsScanLauncher;
 import io.livegate.aws.PlanArtifacts;
+import io.livegate.aws.RoleSessions;
 import io.livegate.aws.SfnFlows;
 import io.livegate.aws.SfnHeartbeat;
 import io.livegate.aws.SfnTaskTokens;
@@ -292,7 +293,7 @@ public final class MotoDeployment implements AutoCloseable {
                 .attributes(Map.of("RawMessageDelivery", "true")));
     s3.createBucket(r -> r.bucket(BUCKET));
     ses.createEmailIdentity(r -> r.emailIdentity(MAIL_FROM));
-    createTriggerFunction();
+    createTriggerFunction(moto);
     Map<DeployFlow.Substitution, String> values = new EnumMap<>(DeployFlow.Substitution.class);
     values.put(DeployFlow.Substitution.CLUSTER_ARN, cluster);
     values.put(DeployFlow.Substitution.TERRA_RUN_PLAN_TASK_DEFINITION_ARN, taskDefinition);
@@ -330,13 +331,15 @@ public final class MotoDeployment implements AutoCloseable {
     env.put(RuntimeContract.Ecs.SECURITY_GROUPS, network.securityGroupId());
     env.put(RuntimeContract.Ecs.CONTAINER, DeployFlow.TERRA_RUN);
     env.put(RuntimeContract.Scan.TASK_DEFINITION, taskDefinition);
+    env.put(RuntimeContract.Watchdog.METRIC_NAMESPACE, "livegate/test");
     env.put(RuntimeContract.GitHub.API_URL, github.url());
     env.put(RuntimeContract.GitHub.TOKEN_PARAMETER, GITHUB_TOKEN);
     this.engine = AwsEngine.fromEnvironment(env);
     taskEnvironment = environmentOfTasks(env);
     this.metadb = engine.metadb();
     this.statuses = engine.statuses();
-    trigger = new TriggerHandler(TriggerHandler.parts(engine));
+    trigger =
+        new TriggerHandler(TriggerHandler.parts(engine), TriggerHandler.watchdog(engine, env));
     admin = new AdminHandler(AdminHandler.wired(engine));
     // The approval Lambdas as production wires them too, answering task tokens through a
     // recorder that keeps each answer for the tests.
@@ -383,9 +386,12 @@ public final class MotoDeployment implements AutoCloseable {
             statuses,
             new AssumedRoleRunner(
                 new ProcessCommandRunner(line -> {}),
-                moto.client(StsClient.builder()),
-                moto.region().id(),
-                "livegate-terra-run"),
+                new RoleSessions(
+                    moto.client(StsClient.builder()),
+                    "livegate-terra-run",
+                    RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
+                    clock),
+                moto.region().id()),
             RunnerArgv.TERRAFORM,
             sandbox,
             workspace(),
@@ -397,9 +403,10 @@ public final class MotoDeployment implements AutoCloseable {
 
   /**
    * The trigger Lambda, whose code moto does not run: a task's invocation of it is recorded
-   * (moto_launcher.py's Lambda convention) and played by {@link #playFunctions}.
+   * (moto_launcher.py's Lambda convention) and played by {@link #playFunctions}, or by a test that
+   * reads moto's invocations.
    */
-  private void createTriggerFunction() {
+  static void createTriggerFunction(MotoServer moto) {
     String roleArn;
     try (IamClient iam = moto.client(IamClient.builder())) {
       roleArn =

@@ -8,8 +8,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsPullRequestPlanner;
 import io.livegate.aws.EcsScanLauncher;
+import io.livegate.aws.Watchdog;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PullRequestHead;
+import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.lambdas.admin.AdminHandler;
@@ -24,10 +27,18 @@ import io.livegate.tests.moto.MotoServer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -39,6 +50,7 @@ import software.amazon.awssdk.services.ecs.model.Task;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
+import software.amazon.awssdk.services.ssm.model.ParameterType;
 
 /**
  * The webhook receiver and the trigger as their wiring builds them from the environment, against
@@ -53,12 +65,17 @@ class WebhookAwsTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String LOCK = "/livegate/merge-lock";
+  private static final String GITHUB_TOKEN = "/livegate/github-token";
+  private static final String TRIGGER_FUNCTION = MotoDeployment.TRIGGER_FUNCTION;
 
   private final EcsClient ecs = MOTO.client(EcsClient.builder());
   private final SsmClient ssm = MOTO.client(SsmClient.builder());
   private String cluster;
   private WebhookHandler webhook;
   private TriggerHandler trigger;
+  private final GitHubApi github = new GitHubApi();
+  private int playedInvocations;
+  private AwsEngine engine;
   private AdminHandler admin;
   private Map<String, String> env;
 
@@ -91,15 +108,25 @@ class WebhookAwsTest {
     env.put(RuntimeContract.Ecs.SUBNETS, network.subnetId());
     env.put(RuntimeContract.Ecs.SECURITY_GROUPS, network.securityGroupId());
     env.put(RuntimeContract.Scan.TASK_DEFINITION, taskDefinition);
+    env.put(RuntimeContract.Watchdog.METRIC_NAMESPACE, "livegate/test");
+    // GitHub as WireMock, with the token the engine reads from SSM, and the trigger as a moto
+    // function, whose invocations (the statuses the webhook hands on) the tests play.
+    ssm.putParameter(
+        r -> r.name(GITHUB_TOKEN).type(ParameterType.SECURE_STRING).value(GitHubApi.TOKEN));
+    env.put(RuntimeContract.GitHub.API_URL, github.url());
+    env.put(RuntimeContract.GitHub.TOKEN_PARAMETER, GITHUB_TOKEN);
+    env.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, TRIGGER_FUNCTION);
+    MotoDeployment.createTriggerFunction(MOTO);
     env.put(RuntimeContract.Webhook.REPOSITORY, Webhooks.REPOSITORY);
     env.put(RuntimeContract.Webhook.TRUNK, Webhooks.TRUNK);
     WebhookWiring webhookWiring = WebhookWiring.fromEnvironment(env);
-    AwsEngine engine = AwsEngine.fromEnvironment(env);
+    engine = AwsEngine.fromEnvironment(env);
     // As under SnapStart, the handlers serve their events after priming (dry calls, no requests).
     webhookWiring.prime();
     SnapStartPriming.prime(engine.aws(), engine.metadb());
-    webhook = new WebhookHandler(webhookWiring::receiver);
-    trigger = new TriggerHandler(TriggerHandler.parts(engine));
+    webhook = new WebhookHandler(webhookWiring::receiver, webhookWiring::handOnStatuses);
+    trigger =
+        new TriggerHandler(TriggerHandler.parts(engine), TriggerHandler.watchdog(engine, env));
     admin = new AdminHandler(AdminHandler.wired(engine));
   }
 
@@ -220,7 +247,7 @@ class WebhookAwsTest {
         RuntimeContract.Scan.TASK_DEFINITION,
         cluster.replace(":cluster/livegate", ":task-definition/" + family + ":1"));
     WebhookWiring wiring = WebhookWiring.fromEnvironment(env);
-    webhook = new WebhookHandler(wiring::receiver);
+    webhook = new WebhookHandler(wiring::receiver, wiring::handOnStatuses);
     ObjectNode merge = Webhooks.merged(7, Webhooks.sha(7));
 
     JsonNode first = deliver(merge);
@@ -256,7 +283,8 @@ class WebhookAwsTest {
         RuntimeContract.Scan.TASK_DEFINITION,
         cluster.replace(":cluster/livegate", ":task-definition/" + family + ":1"));
     AwsEngine engine = AwsEngine.fromEnvironment(env);
-    webhook = new WebhookHandler(WebhookWiring.fromEnvironment(env)::receiver);
+    WebhookWiring next = WebhookWiring.fromEnvironment(env);
+    webhook = new WebhookHandler(next::receiver, next::handOnStatuses);
     admin = new AdminHandler(AdminHandler.wired(engine));
     assertThat(deliver(Webhooks.merged(7, Webhooks.sha(7))).get("statusCode").asInt())
         .isEqualTo(503);
@@ -382,6 +410,138 @@ class WebhookAwsTest {
     assertThat(MOTO.runningTasks(cluster))
         .extracting(task -> task.overrides().containerOverrides().get(0).command())
         .containsOnly(EcsScanLauncher.command(merge(Webhooks.merged(8, Webhooks.sha(8)))));
+  }
+
+  @Test
+  void aScanTaskRunningPastItsTimeoutIsStoppedByTheScheduledWatchdogAndTheNextMergeTakesTheLock()
+      throws IOException {
+    deliver(Webhooks.merged(7, Webhooks.sha(7)));
+    deliver(Webhooks.merged(8, Webhooks.sha(8)));
+    Task scan = MOTO.runningTasks(cluster).get(0);
+    // EventBridge's scheduled event, as the watchdog rule delivers it.
+    ObjectNode tick = JSON.createObjectNode();
+    tick.put("source", "aws.events");
+    tick.put("detail-type", RuntimeContract.Watchdog.SCHEDULED_EVENT);
+    tick.putObject("detail");
+
+    String early =
+        watchdogAt(
+                scan.startedAt()
+                    .plus(RuntimeContract.Watchdog.DEFAULT_SCAN_TIMEOUT)
+                    .minusSeconds(60))
+            .handle(tick);
+
+    assertThat(early)
+        .startsWith("watchdog: the merge lock is held for PT")
+        .endsWith("; no scan ran past its timeout");
+    assertThat(MOTO.runningTasks(cluster))
+        .extracting(Task::taskArn)
+        .containsExactly(scan.taskArn());
+
+    String late =
+        watchdogAt(
+                scan.startedAt()
+                    .plus(RuntimeContract.Watchdog.DEFAULT_SCAN_TIMEOUT)
+                    .plusSeconds(60))
+            .handle(tick);
+
+    assertThat(late).endsWith("; stopped 1 scan(s) past the timeout: [" + scan.taskArn() + "]");
+    Task stopped = ecs.describeTasks(r -> r.cluster(cluster).tasks(scan.taskArn())).tasks().get(0);
+    assertThat(stopped.desiredStatus()).isEqualTo("STOPPED");
+    assertThat(stopped.stoppedReason())
+        .isEqualTo("livegate watchdog: create-deploy-stack ran past its timeout PT1H");
+    // The stop reaches the trigger through the StoppedTasks rule like any dead scan.
+    String answer = trigger.handle(MOTO.stoppedTaskEvent(cluster, scan.taskArn(), 143));
+    assertThat(answer)
+        .startsWith("deployment 1 failed: create-deploy-stack task " + scan.taskArn())
+        .endsWith("started deployment 2");
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(8);
+  }
+
+  /** The trigger as production wires it, with its watchdog's clock at {@code now}. */
+  private TriggerHandler watchdogAt(Instant now) {
+    return new TriggerHandler(
+        TriggerHandler.parts(engine),
+        () -> Watchdog.fromEnvironment(engine.aws(), env, Clock.fixed(now, ZoneOffset.UTC)));
+  }
+
+  @Test
+  void
+      aMergeWith200OpenPullRequestsIsRecordedAndAnsweredBeforeAnyStatusIsPostedThenTheTriggerPostsThem()
+          throws IOException {
+    List<String> heads = new ArrayList<>();
+    for (int number = 1001; number <= 1200; number++) {
+      String head = Webhooks.sha(number);
+      heads.add(head);
+      engine
+          .metadb()
+          .pullRequests()
+          .opened(
+              new PullRequestHead(
+                  Webhooks.REPOSITORY, number, Webhooks.TRUNK, Webhooks.sha(1), head, false),
+              Instant.now());
+    }
+
+    JsonNode response = deliver(Webhooks.merged(7, Webhooks.sha(7)));
+
+    // The durable step is done and answered: the merge holds the lock and its scan runs...
+    assertThat(response.get("statusCode").asInt()).isEqualTo(200);
+    assertThat(lockHolder().get("pullRequest").asInt()).isEqualTo(7);
+    assertThat(MOTO.runningTasks(cluster)).hasSize(1);
+    // ...without one call to GitHub, however many pull requests are open: the 200 merge-lock
+    // statuses, each with its retries and rate-limit waits, would outlast GitHub's 10 s.
+    assertThat(github.statuses().all()).isEmpty();
+    List<JsonNode> handedOn = triggerInvocations();
+    assertThat(handedOn)
+        .isNotEmpty()
+        .allSatisfy(
+            event ->
+                assertThat(event.has(TriggerEvent.POST_STATUSES)).as(event.toString()).isTrue());
+
+    // Lambda runs the trigger with each event afterwards; it posts them.
+    for (JsonNode event : handedOn) {
+      assertThat(trigger.handle(event)).startsWith("posted ");
+    }
+
+    List<RecordingStatuses.Status> lockStatuses = github.statuses().of("livegate/merge-lock");
+    assertThat(lockStatuses).extracting(RecordingStatuses.Status::sha).containsAll(heads);
+    assertThat(lockStatuses)
+        .filteredOn(status -> heads.contains(status.sha()))
+        .extracting(RecordingStatuses.Status::state)
+        .containsOnly(CommitStatusPublisher.State.PENDING);
+  }
+
+  /** The trigger's invocations since the last call, as moto recorded them. */
+  private List<JsonNode> triggerInvocations() throws IOException {
+    JsonNode invocations;
+    try {
+      invocations =
+          JSON.readTree(
+                  HttpClient.newHttpClient()
+                      .send(
+                          HttpRequest.newBuilder(MOTO.endpoint().resolve("/moto-api/data.json"))
+                              .build(),
+                          HttpResponse.BodyHandlers.ofString())
+                      .body())
+              .path("awslambda_simple")
+              .path("LambdaInvocation");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+    List<JsonNode> events = new ArrayList<>();
+    for (; playedInvocations < invocations.size(); playedInvocations++) {
+      JsonNode invocation = invocations.get(playedInvocations);
+      assertThat(invocation.path("function_name").asText()).isEqualTo(TRIGGER_FUNCTION);
+      assertThat(invocation.path("invocation_type").asText()).isEqualTo("Event");
+      events.add(JSON.readTree(invocation.path("payload").asText()));
+    }
+    return events;
+  }
+
+  @AfterEach
+  void stopGitHub() {
+    github.close();
   }
 
   @Test
