@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * unit's resource changed out of band with terraform; drift reports exactly that unit with its
  * change, and a unit that cannot be planned as an error.
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 class DriftCliTest {
   private static final ObjectMapper JSON = new ObjectMapper();

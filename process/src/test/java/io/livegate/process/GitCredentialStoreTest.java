@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * git's credential matching is by scheme, host and port either way.
  */
 @Tag("terraform")
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class GitCredentialStoreTest {
   private static final String TOKEN = "ghp_moduleReader0123456789";
   private static final int USER = SetprivSandbox.IMAGE_USER;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one unit's resource changed out of band, then a drift reconcile at the head that the merge
  * already deployed re-applies exactly that unit after its vote, and a second drift run is in sync.
  */
-@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 class DriftReconcileCliTest {
   @TempDir static Path dir;

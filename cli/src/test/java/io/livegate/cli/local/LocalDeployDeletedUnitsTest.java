@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * dependent first, and a unit that used to depend on them is applied after. Their state lives
  * outside the working tree, as with a remote backend, so the base checkout finds it.
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 class LocalDeployDeletedUnitsTest {
   private static final String NETWORK = "app/network";

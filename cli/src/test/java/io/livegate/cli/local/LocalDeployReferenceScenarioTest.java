@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The reference scenario end to end: {@code livegate deploy} of the bundled example's merge (two
  * accounts, five units each) with real git, real terraform and the embedded metadb.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 class LocalDeployReferenceScenarioTest {
   private static final String SHARED = "shared-services-account/";

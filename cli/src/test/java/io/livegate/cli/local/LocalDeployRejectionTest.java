@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Voters reject one unit through the vote pages: its dependents are aborted, the rest of the
  * deployment still applies, and the deployment ends rejected.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 class LocalDeployRejectionTest {
   @TempDir Path dir;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the rollback destroys everything the deployment created with the newly added provider, in reverse
  * dependency order, through the same plan, vote and apply.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 class LocalDeployRollbackTest {
   private static final String A = "app/a";

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * passes no {@code inputs}, so the catalog's {@code main.tf} reads the value from the {@code
  * terragrunt.values.hcl} that generating the unit wrote, as terragrunt would feed it.
  */
-@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 class LocalDeployStackUnitsTest {
   private static final String NETWORK = "live/prod/.terragrunt-stack/network";

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * destroy plans from a checkout of the base commit, which does not hold that file, so the destroy
  * fails before planning instead of destroying nothing and reporting success.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 class LocalDestroyWithStateInTheWorkingTreeTest {
   @TempDir Path dir;

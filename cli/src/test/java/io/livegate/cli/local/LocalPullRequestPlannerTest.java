@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pull request changes app/a (on which app/b depends), adds a unit with a hostile name and breaks
  * app/broken; app/c is untouched.
  */
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
 class LocalPullRequestPlannerTest {
   private static final String HOSTILE = "app/it's a \"unit\" $(touch pwned) `id`";

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and clicks. Screenshots land in {@code target/browser/} for a person to look at.
  */
 @Tag("browser")
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 class VotePageBrowserTest {
   private static final String ALICE = "alice@example.com";
   private static final String BOB = "bob@example.com";

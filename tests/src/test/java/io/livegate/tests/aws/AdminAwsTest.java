@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
  * admin Lambda's handler then runs; a Plan task that hangs without heartbeats fails its flow. Each
  * ends with the next merge deployed.
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
 @Tag("terraform")
 class AdminAwsTest {

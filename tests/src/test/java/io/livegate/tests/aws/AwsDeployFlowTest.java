@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The deploy flow on AWS, end to end against moto (see {@link MotoDeployment}): the real ASL in
  * moto's Step Functions, the production handlers, jobs and adapters, and real terraform.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
 @Tag("terraform")
 class AwsDeployFlowTest {

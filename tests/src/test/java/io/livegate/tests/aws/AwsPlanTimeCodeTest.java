@@ -53,7 +53,7 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
  * drift are wired from the task's environment by {@link TaskWiring}, with the task role's
  * credentials from a stand-in of the ECS agent's endpoint, as in a container.
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
 @Tag("terraform")
 class AwsPlanTimeCodeTest {

@@ -38,7 +38,7 @@ import software.amazon.awssdk.services.sfn.model.HistoryEventType;
  * What arrives twice or at once on AWS, against moto running the real ASL: a retried
  * StartExecution, a repeated "deployment created", and voters voting at the same moment.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
 @Tag("terraform")
 class AwsRetriesAndRacesTest {

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * terra-run task's checkout of the merge never holds the generated directory, so the task writes it
  * (with its {@code terragrunt.values.hcl}) before terraform plans it, and again before apply.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
 @Tag("terraform")
 class AwsStackUnitsTest {

@@ -56,7 +56,7 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
  * queues the drifted unit's deployment behind the merge holding the lock, and the moto flow plans,
  * votes on and applies it once the merge is done.
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
 @Tag("terraform")
 class DriftScheduleTest {

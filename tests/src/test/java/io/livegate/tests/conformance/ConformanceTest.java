@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * each on its own copy of the live repository with real terraform, and both must end with the same
  * deployment status and the same status for every execution, rollbacks included.
  */
-@Timeout(value = 6, unit = TimeUnit.MINUTES)
+@Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
 @Tag("terraform")
 class ConformanceTest {
