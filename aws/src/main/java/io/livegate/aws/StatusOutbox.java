@@ -1,6 +1,7 @@
 package io.livegate.aws;
 
 import io.livegate.core.deploy.CommitStatusPublisher;
+import io.livegate.core.pr.PostedStatus;
 import io.livegate.statemachine.TriggerEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,7 @@ public final class StatusOutbox implements CommitStatusPublisher {
   /** Lambda takes at most 256 KB per asynchronous invoke; each event stays well under. */
   static final int MAX_EVENT_BYTES = 200_000;
 
-  private final List<TriggerEvent.Status> held = new ArrayList<>();
+  private final List<PostedStatus> held = new ArrayList<>();
 
   @Override
   public synchronized void publish(
@@ -29,7 +30,7 @@ public final class StatusOutbox implements CommitStatusPublisher {
       State state,
       String description,
       String targetUrl) {
-    held.add(new TriggerEvent.Status(repository, sha, context, state, description, targetUrl));
+    held.add(new PostedStatus(repository, sha, context, state, description, targetUrl));
   }
 
   /**
@@ -40,9 +41,9 @@ public final class StatusOutbox implements CommitStatusPublisher {
    */
   public synchronized int handTo(Consumer<String> trigger) {
     int handed = held.size();
-    List<TriggerEvent.Status> batch = new ArrayList<>();
+    List<PostedStatus> batch = new ArrayList<>();
     int bytes = 0;
-    for (TriggerEvent.Status status : held) {
+    for (PostedStatus status : held) {
       int size = TriggerEvent.postStatuses(List.of(status)).length();
       if (!batch.isEmpty() && bytes + size > MAX_EVENT_BYTES) {
         trigger.accept(TriggerEvent.postStatuses(batch));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
+import io.livegate.core.pr.PostedStatus;
 import io.livegate.statemachine.TriggerEvent;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,8 +21,8 @@ class StatusOutboxTest {
     return String.format("%040x", n);
   }
 
-  private static List<TriggerEvent.Status> read(List<String> events) throws IOException {
-    List<TriggerEvent.Status> statuses = new ArrayList<>();
+  private static List<PostedStatus> read(List<String> events) throws IOException {
+    List<PostedStatus> statuses = new ArrayList<>();
     for (String event : events) {
       JsonNode node = JSON.readTree(event);
       statuses.addAll(TriggerEvent.statuses(node.get(TriggerEvent.POST_STATUSES)));
@@ -49,11 +50,11 @@ class StatusOutboxTest {
 
     assertThat(events).hasSizeGreaterThan(1);
     assertThat(events).allSatisfy(event -> assertThat(event.length()).isLessThan(256 * 1024));
-    List<TriggerEvent.Status> statuses = read(events);
+    List<PostedStatus> statuses = read(events);
     assertThat(statuses).hasSize(2000);
     assertThat(statuses.get(0))
         .isEqualTo(
-            new TriggerEvent.Status(
+            new PostedStatus(
                 "acme/live",
                 sha(1),
                 "livegate/merge-lock",

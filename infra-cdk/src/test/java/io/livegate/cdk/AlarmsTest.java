@@ -46,17 +46,12 @@ class AlarmsTest {
     return Iam.JSON.valueToTree(stack.resolve(value));
   }
 
+  /** The properties of the resources of {@code type}, by logical id. */
   private Map<String, JsonNode> resources(String type) {
-    Map<String, JsonNode> found = new TreeMap<>();
-    json.path("Resources")
-        .fields()
-        .forEachRemaining(
-            entry -> {
-              if (entry.getValue().path("Type").asText().equals(type)) {
-                found.put(entry.getKey(), entry.getValue().path("Properties"));
-              }
-            });
-    return found;
+    Map<String, JsonNode> properties = new TreeMap<>();
+    LivegateStackTest.resources(json, type)
+        .forEach((id, resource) -> properties.put(id, resource.path("Properties")));
+    return properties;
   }
 
   private JsonNode alarm(String logicalIdPrefix) {

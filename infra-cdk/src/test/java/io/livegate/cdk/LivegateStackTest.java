@@ -42,8 +42,14 @@ class LivegateStackTest {
   }
 
   private Map<String, JsonNode> resources(String type) {
+    return resources(json, type);
+  }
+
+  /** The resources of {@code type} in {@code template}, by logical id. */
+  static Map<String, JsonNode> resources(JsonNode template, String type) {
     Map<String, JsonNode> found = new TreeMap<>();
-    json.path("Resources")
+    template
+        .path("Resources")
         .fields()
         .forEachRemaining(
             entry -> {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.pr.PlanPullRequestResult;
+import io.livegate.core.pr.PostedStatus;
 import io.livegate.core.pr.PullRequestHead;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,15 +21,6 @@ public final class TriggerEvent {
   public static final String SCAN_FAILED = "scanFailed";
   public static final String PR_PLANNED = "prPlanned";
   public static final String POST_STATUSES = "postStatuses";
-
-  /** A commit status the webhook held back, as a {@value #POST_STATUSES} event lists it. */
-  public record Status(
-      String repository,
-      String sha,
-      String context,
-      CommitStatusPublisher.State state,
-      String description,
-      String targetUrl) {}
 
   /** A pull request's head and what planning it found, as a {@value #PR_PLANNED} event says. */
   public record PlannedHead(PullRequestHead head, PlanPullRequestResult result) {}
@@ -54,10 +46,10 @@ public final class TriggerEvent {
   }
 
   /** The payload the webhook sends with the commit statuses it held back while it answered. */
-  public static String postStatuses(List<Status> statuses) {
+  public static String postStatuses(List<PostedStatus> statuses) {
     ObjectNode event = FlowJson.MAPPER.createObjectNode();
     ArrayNode list = event.putArray(POST_STATUSES);
-    for (Status status : statuses) {
+    for (PostedStatus status : statuses) {
       list.addObject()
           .put("repository", status.repository())
           .put("sha", status.sha())
@@ -70,11 +62,11 @@ public final class TriggerEvent {
   }
 
   /** Reads the list of a {@value #POST_STATUSES} event. */
-  public static List<Status> statuses(JsonNode list) {
+  public static List<PostedStatus> statuses(JsonNode list) {
     if (!list.isArray()) {
       throw new LivegateException(POST_STATUSES + " must be a list of statuses, not " + list);
     }
-    List<Status> statuses = new ArrayList<>();
+    List<PostedStatus> statuses = new ArrayList<>();
     for (JsonNode status : list) {
       String repository = status.path("repository").asText("");
       String sha = status.path("sha").asText("");
@@ -90,7 +82,7 @@ public final class TriggerEvent {
             POST_STATUSES + " lacks a repository, sha or context: " + status);
       }
       statuses.add(
-          new Status(
+          new PostedStatus(
               repository,
               sha,
               context,

@@ -16,6 +16,7 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.pr.FinalStatuses;
 import io.livegate.core.pr.MergeGate;
+import io.livegate.core.pr.PostedStatus;
 import io.livegate.lambdas.Handlers;
 import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.statemachine.DeployFlow;
@@ -231,8 +232,8 @@ public final class TriggerHandler implements RequestStreamHandler {
    * the dead-letter queue; a status posted twice is the same status.
    */
   private static String postStatuses(CommitStatusPublisher github, JsonNode list) {
-    List<TriggerEvent.Status> statuses = TriggerEvent.statuses(list);
-    for (TriggerEvent.Status status : statuses) {
+    List<PostedStatus> statuses = TriggerEvent.statuses(list);
+    for (PostedStatus status : statuses) {
       github.publish(
           status.repository(),
           status.sha(),
