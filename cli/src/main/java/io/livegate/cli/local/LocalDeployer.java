@@ -11,19 +11,13 @@ import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.FlowState;
-import io.livegate.core.vote.ApplyGate;
+import io.livegate.core.unit.UnitRunner;
+import io.livegate.core.unit.UnitStep;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.Decision;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteMail;
 import io.livegate.core.vote.VoteResult;
-import io.livegate.core.vote.VoteStore;
-import io.livegate.process.TerraRun;
-import io.livegate.scan.repo.Checkout;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,13 +43,11 @@ import java.util.function.Predicate;
  * <p>Every step is recorded as the execution's flow state before it starts, so a run killed at any
  * moment resumes where it was. An apply interrupted mid-way is never applied twice: terraform
  * outlives the run that started it, the resumed run waits for it, plans again, and applies only
- * what the voters approved and is left ({@link TerraRun#finishInterruptedApply}). A flow resumed
- * while it waits for votes mails new links, because the old ones point at the server of the run
- * that died.
+ * what the voters approved and is left ({@link UnitStep#apply}). A flow resumed while it waits for
+ * votes mails new links, because the old ones point at the server of the run that died.
  */
 public final class LocalDeployer {
   private static final Duration DECISION_POLL = Duration.ofMillis(200);
-  private static final String LOCAL_STATE_FILE = "terraform.tfstate";
 
   /**
    * @param voteTimeout how long a vote may take before the execution counts as rejected
@@ -83,13 +75,28 @@ public final class LocalDeployer {
     }
   }
 
+  /**
+   * What the executor works with.
+   *
+   * @param unitStep plans and applies each unit, as the terra-run task does on AWS
+   * @param server the vote server whose links the voters get
+   * @param drain says when a signal stops the run
+   */
+  public record Ports(
+      DeploymentStore deployments,
+      ExecutionStore executions,
+      AdvanceDeployment advance,
+      CastVote castVote,
+      UnitStep unitStep,
+      Outbox outbox,
+      VoteServer server,
+      Drain drain) {}
+
   private final DeploymentStore deployments;
   private final ExecutionStore executions;
   private final AdvanceDeployment advance;
   private final CastVote castVote;
-  private final VoteStore votes;
-  private final TerraRun terraRun;
-  private final Path baseCheckouts;
+  private final UnitStep unitStep;
   private final Outbox outbox;
   private final VoteServer server;
   private final Settings settings;
@@ -97,31 +104,16 @@ public final class LocalDeployer {
   private final Consumer<String> log;
   private final Clock clock;
 
-  public LocalDeployer(
-      DeploymentStore deployments,
-      ExecutionStore executions,
-      AdvanceDeployment advance,
-      CastVote castVote,
-      VoteStore votes,
-      TerraRun terraRun,
-      Path baseCheckouts,
-      Outbox outbox,
-      VoteServer server,
-      Settings settings,
-      Drain drain,
-      Consumer<String> log,
-      Clock clock) {
-    this.deployments = deployments;
-    this.executions = executions;
-    this.advance = advance;
-    this.castVote = castVote;
-    this.votes = votes;
-    this.terraRun = terraRun;
-    this.baseCheckouts = baseCheckouts;
-    this.outbox = outbox;
-    this.server = server;
+  public LocalDeployer(Ports ports, Settings settings, Consumer<String> log, Clock clock) {
+    this.deployments = ports.deployments();
+    this.executions = ports.executions();
+    this.advance = ports.advance();
+    this.castVote = ports.castVote();
+    this.unitStep = ports.unitStep();
+    this.outbox = ports.outbox();
+    this.server = ports.server();
+    this.drain = ports.drain();
     this.settings = settings;
-    this.drain = drain;
     this.log = log;
     this.clock = clock;
   }
@@ -259,20 +251,11 @@ public final class LocalDeployer {
   }
 
   private FlowState plan(Execution execution) {
-    TerraRun.Step<TerraRun.Plan> planned = terraRunFor(execution).plan(execution);
+    UnitRunner.Step<UnitStep.Planned> planned = unitStep.plan(deploymentOf(execution), execution);
     if (planned.error() != null) {
       return fail(execution, planned.error());
     }
-    TerraRun.Plan plan = planned.value();
-    try {
-      OwnerOnly.write(
-          plan.file().resolveSibling(execution.name() + ".txt"),
-          plan.text().getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new LivegateException("cannot save the plan text: " + e.getMessage(), e);
-    }
-    executions.recordPlan(execution.id(), plan.file().toString(), plan.sha256(), plan.summary());
-    PlanSummary summary = plan.summary();
+    PlanSummary summary = planned.value().plan().summary();
     log(
         execution,
         "planned: "
@@ -366,75 +349,27 @@ public final class LocalDeployer {
     }
   }
 
+  /**
+   * Applies the approved plan; resumed here, finishes the apply that a killed run started: it may
+   * still be running (terraform outlives livegate), so the step waits for it, plans again and
+   * applies only what the voters approved and is left.
+   */
   private FlowState apply(Execution execution, boolean interruptedHere) {
     Execution approved = executions.find(execution.id()).orElseThrow();
-    Optional<String> refusal = ApplyGate.refusal(approved, votes.votes(approved.id()));
-    if (refusal.isPresent()) {
-      return fail(approved, refusal.get());
+    UnitStep.ApplyOutcome outcome =
+        unitStep.apply(
+            deploymentOf(approved), approved, interruptedHere, message -> log(approved, message));
+    if (outcome instanceof UnitStep.Applied applied) {
+      return succeeded(approved, applied.newResources(), applied.detail());
     }
-    Set<String> newProviders = Set.copyOf(approved.planSummary().newProviders());
-    if (interruptedHere) {
-      return finishInterruptedApply(approved, newProviders);
-    }
-    TerraRun run = terraRunFor(approved);
-    TerraRun.Step<List<String>> applied = run.apply(approved, newProviders);
-    if (applied.error() == null) {
-      return succeeded(execution, applied.value(), approved.destroy() ? "destroyed" : "applied");
-    }
-    // Whatever the apply created before it stopped is in the state: recording it lets the rollback
-    // destroy it.
-    executions.recordNewResources(execution.id(), run.newResources(approved, newProviders));
-    return fail(execution, applied.error());
+    return fail(approved, outcome.why());
   }
 
-  /**
-   * The apply that a killed run started may still be running (it outlives livegate): wait for it,
-   * then plan again and finish what the voters approved, or fail when something else is left.
-   */
-  private FlowState finishInterruptedApply(Execution approved, Set<String> newProviders) {
-    TerraRun run = terraRunFor(approved);
-    run.awaitOrphanedApply(approved, message -> log(approved, message));
-    TerraRun.Step<TerraRun.Resumed> resumed = run.finishInterruptedApply(approved, newProviders);
-    if (resumed.error() != null) {
-      executions.recordNewResources(approved.id(), run.newResources(approved, newProviders));
-      return fail(approved, resumed.error());
-    }
-    return succeeded(approved, resumed.value().newResources(), resumed.value().detail());
-  }
-
-  /**
-   * The runner for {@code execution}: the live repository's, or for the destroy of a deleted unit,
-   * one running from a checkout of the deployment's base commit in the state directory, where the
-   * unit's config and includes are as they were. A state file left in the live working tree's copy
-   * of the unit is not in that checkout: the destroy refuses rather than plan against no state.
-   */
-  private TerraRun terraRunFor(Execution execution) {
-    if (!execution.destroy()) {
-      return terraRun;
-    }
-    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
-    Path live = Path.of(deployment.pullRequest().repository());
-    Path inTree = live.resolve(execution.unit()).resolve(LOCAL_STATE_FILE);
-    if (Files.exists(inTree)) {
-      throw new LivegateException(
-          "the state of the deleted unit "
-              + execution.unit()
-              + " is in "
-              + inTree
-              + ", inside the working tree; its destroy plans from a checkout of the base commit,"
-              + " which does not hold that file, so nothing was destroyed. Keep state in a backend"
-              + " outside the working tree (terragrunt's remote_state), or destroy it by hand");
-    }
-    String base = deployment.pullRequest().baseCommit();
-    // Destroys of one deployment share the checkout: one at a time checks it out.
-    synchronized (baseCheckouts) {
-      return terraRun.at(
-          new Checkout(live.toString(), Optional.empty()).at(baseCheckouts.resolve(base), base));
-    }
+  private Deployment deploymentOf(Execution execution) {
+    return deployments.find(execution.deploymentId()).orElseThrow();
   }
 
   private FlowState succeeded(Execution execution, List<String> newResources, String detail) {
-    executions.recordNewResources(execution.id(), newResources);
     enter(
         execution,
         FlowState.SUCCEEDED,
