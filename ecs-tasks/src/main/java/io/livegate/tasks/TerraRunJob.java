@@ -13,6 +13,7 @@ import io.livegate.core.flow.FlowState;
 import io.livegate.core.unit.PlanStore;
 import io.livegate.core.unit.UnitRunner;
 import io.livegate.core.unit.UnitStep;
+import io.livegate.core.unit.Workspaces;
 import io.livegate.core.vote.VoteStore;
 import io.livegate.process.TerraRun;
 import io.livegate.scan.SandboxedPlan;
@@ -43,30 +44,23 @@ public final class TerraRunJob {
       SfnTaskTokens tokens,
       CommitStatusPublisher statuses) {}
 
-  private final DeploymentStore deployments;
-  private final ExecutionStore executions;
-  private final UnitStep unitStep;
-  private final SfnTaskTokens tokens;
-  private final CommitStatusPublisher statuses;
+  private final Ports ports;
   private final String logUrl;
   private final Consumer<String> log;
   private final Clock clock;
 
   public TerraRunJob(Ports ports, String logUrl, Consumer<String> log, Clock clock) {
-    this.deployments = ports.deployments();
-    this.executions = ports.executions();
-    this.unitStep = ports.unitStep();
-    this.tokens = ports.tokens();
-    this.statuses = ports.statuses();
+    this.ports = ports;
     this.logUrl = logUrl;
     this.log = log;
     this.clock = clock;
   }
 
   /**
-   * The task's unit step: each command in a checkout of its commit under {@code workspace}, which
-   * persists between Plan and Apply only when the runtime keeps it (tests do; a task gets a fresh
-   * one, with state in its backend), and the plans in {@code plans}.
+   * The task's unit step: each command in a checkout of its commit in {@code workspace}'s {@code
+   * repository}, which persists between Plan and Apply only when the runtime keeps it (tests do; a
+   * task gets a fresh one, with state in its backend), its plan file in {@code plans} there while a
+   * command runs, and the plans kept in {@code plans} (the artifact bucket).
    *
    * @param tools on ECS, terraform and terragrunt run as an unprivileged user ({@link
    *     io.livegate.process.SetprivSandbox}), with each account role's session
@@ -83,7 +77,14 @@ public final class TerraRunJob {
             executions,
             votes,
             plans,
-            new CheckoutWorkspaces(checkout, workspace.resolve("repository")),
+            // Each Plan and Apply is a task of its own, in a container of its own: no command sees
+            // what another wrote.
+            (deployment, execution) -> {
+              Path root =
+                  checkout.at(
+                      workspace.resolve("repository"), Workspaces.commitOf(deployment, execution));
+              return () -> root;
+            },
             new TerraRun(tools, workspace.resolve("repository"), workspace.resolve("plans"))));
   }
 
@@ -91,15 +92,19 @@ public final class TerraRunJob {
   public int plan(long executionId, String taskToken) {
     Optional<Execution> found = running(executionId);
     if (found.isEmpty()) {
-      tokens.fail(taskToken, "livegate.NotRunning", "execution " + executionId + " is not running");
+      ports
+          .tokens()
+          .fail(taskToken, "livegate.NotRunning", "execution " + executionId + " is not running");
       return 1;
     }
     Execution execution = found.get();
-    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
+    Deployment deployment = ports.deployments().find(execution.deploymentId()).orElseThrow();
     try {
-      executions.enterFlowState(executionId, FlowState.PLAN.stateName(), null, clock.instant());
+      ports
+          .executions()
+          .enterFlowState(executionId, FlowState.PLAN.stateName(), null, clock.instant());
       publish(deployment, execution, State.PENDING, "planning");
-      UnitRunner.Step<UnitStep.Planned> planned = unitStep.plan(deployment, execution);
+      UnitRunner.Step<UnitStep.Planned> planned = ports.unitStep().plan(deployment, execution);
       if (planned.error() != null) {
         log.accept("[" + execution.unit() + "] plan failed: " + planned.error());
         publish(
@@ -107,13 +112,14 @@ public final class TerraRunJob {
             execution,
             State.FAILURE,
             "plan failed: " + StatusTexts.headline(planned.error()));
-        tokens.fail(taskToken, DeployFlow.PLAN_FAILED_ERROR, planned.error());
+        ports.tokens().fail(taskToken, DeployFlow.PLAN_FAILED_ERROR, planned.error());
         return 1;
       }
       String key = planned.value().reference();
       UnitRunner.Plan plan = planned.value().plan();
-      tokens.succeed(
-          taskToken, new PlanResult(key, plan.sha256(), plan.summary(), logUrl).toJson());
+      ports
+          .tokens()
+          .succeed(taskToken, new PlanResult(key, plan.sha256(), plan.summary(), logUrl).toJson());
       log.accept("[" + execution.unit() + "] planned " + key + " (" + plan.sha256() + ")");
       publish(
           deployment,
@@ -128,7 +134,7 @@ public final class TerraRunJob {
           execution,
           State.ERROR,
           "plan interrupted: " + StatusTexts.headline(String.valueOf(e.getMessage())));
-      tokens.fail(taskToken, DeployFlow.TRANSIENT_ERROR, String.valueOf(e.getMessage()));
+      ports.tokens().fail(taskToken, DeployFlow.TRANSIENT_ERROR, String.valueOf(e.getMessage()));
       return 1;
     }
   }
@@ -147,18 +153,20 @@ public final class TerraRunJob {
       return 1;
     }
     Execution execution = found.get();
-    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
-    Optional<String> before = executions.flowState(executionId);
+    Deployment deployment = ports.deployments().find(execution.deploymentId()).orElseThrow();
+    Optional<String> before = ports.executions().flowState(executionId);
     if (before.equals(Optional.of(FlowState.FAILED.stateName()))) {
       log.accept("[" + execution.unit() + "] its apply failed before; not applied again");
       return 1;
     }
     boolean interrupted = before.equals(Optional.of(FlowState.APPLY.stateName()));
-    executions.enterFlowState(
-        executionId,
-        FlowState.APPLY.stateName(),
-        interrupted ? "resumed: the previous Apply task stopped without an outcome" : null,
-        clock.instant());
+    ports
+        .executions()
+        .enterFlowState(
+            executionId,
+            FlowState.APPLY.stateName(),
+            interrupted ? "resumed: the previous Apply task stopped without an outcome" : null,
+            clock.instant());
     publish(
         deployment,
         execution,
@@ -167,11 +175,13 @@ public final class TerraRunJob {
     // The flow's Decide chose Apply, but the token that told it so may have been answered by
     // whoever held the right to: the step applies only what the recorded votes approve.
     UnitStep.ApplyOutcome outcome =
-        unitStep.apply(
-            deployment,
-            execution,
-            interrupted,
-            message -> log.accept("[" + execution.unit() + "] " + message));
+        ports
+            .unitStep()
+            .apply(
+                deployment,
+                execution,
+                interrupted,
+                message -> log.accept("[" + execution.unit() + "] " + message));
     if (outcome instanceof UnitStep.Refused refused) {
       log.accept("[" + execution.unit() + "] " + refused.why());
       publish(
@@ -190,8 +200,9 @@ public final class TerraRunJob {
       publish(deployment, execution, State.SUCCESS, done);
       return 0;
     }
-    executions.enterFlowState(
-        executionId, FlowState.FAILED.stateName(), outcome.why(), clock.instant());
+    ports
+        .executions()
+        .enterFlowState(executionId, FlowState.FAILED.stateName(), outcome.why(), clock.instant());
     log.accept("[" + execution.unit() + "] apply failed: " + outcome.why());
     publish(
         deployment,
@@ -202,17 +213,19 @@ public final class TerraRunJob {
   }
 
   private Optional<Execution> running(long executionId) {
-    return executions.find(executionId).filter(e -> e.status() == ExecutionStatus.RUNNING);
+    return ports.executions().find(executionId).filter(e -> e.status() == ExecutionStatus.RUNNING);
   }
 
   /** {@code livegate/deploy: <unit>} on the merge commit. */
   private void publish(Deployment deployment, Execution execution, State state, String text) {
-    statuses.publish(
-        deployment.pullRequest().repository(),
-        deployment.pullRequest().mergeCommit(),
-        StatusTexts.deployContext(execution.unit(), execution.rollback()),
-        state,
-        text,
-        logUrl);
+    ports
+        .statuses()
+        .publish(
+            deployment.pullRequest().repository(),
+            deployment.pullRequest().mergeCommit(),
+            StatusTexts.deployContext(execution.unit(), execution.rollback()),
+            state,
+            text,
+            logUrl);
   }
 }

@@ -45,6 +45,9 @@ public final class TerraRun implements UnitRunner {
   private final Path plans;
   private final SandboxedPlan sandboxedPlan;
 
+  /** Whether {@link #initialise} ran in this workspace. */
+  private boolean initialised;
+
   /**
    * @param tools the runner, its argv, the sandbox terraform and terragrunt run in (it shows them
    *     the repository and the one plan file the command needs), and their environment
@@ -158,6 +161,10 @@ public final class TerraRun implements UnitRunner {
               + execution.planSha256()
               + "); nothing was applied");
     }
+    String notReady = initialise(execution, execution.spec().applyRole());
+    if (notReady != null) {
+      return Step.failed(notReady + "; nothing was applied");
+    }
     CommandResult json =
         run(
             tools
@@ -252,6 +259,10 @@ public final class TerraRun implements UnitRunner {
       return Step.failed(notGenerated);
     }
     String applyRole = execution.spec().applyRole();
+    String notReady = initialise(execution, applyRole);
+    if (notReady != null) {
+      return Step.failed(notReady + "; nothing was applied");
+    }
     CommandResult approvedJson =
         run(
             tools
@@ -429,6 +440,10 @@ public final class TerraRun implements UnitRunner {
     if (providers.isEmpty()) {
       return List.of();
     }
+    String notReady = initialise(execution, execution.spec().applyRole());
+    if (notReady != null) {
+      throw new LivegateException("cannot read the state of " + execution.unit() + ": " + notReady);
+    }
     CommandResult state =
         run(
             tools
@@ -439,6 +454,28 @@ public final class TerraRun implements UnitRunner {
           "cannot read the state of " + execution.unit() + ": " + state.tail(TAIL_LINES));
     }
     return PlanJson.resourcesOf(state.stdout(), providers);
+  }
+
+  /**
+   * Readies the unit's directory in this workspace for show and apply, once: its plan ran in a
+   * workspace of its own ({@link RunnerArgv#initCommands}).
+   *
+   * @return why it could not; null when it is ready
+   */
+  private String initialise(Execution execution, String role) {
+    synchronized (this) {
+      if (initialised) {
+        return null;
+      }
+      for (List<String> command : tools.argv().initCommands(execution.unit(), role)) {
+        CommandResult result = run(command);
+        if (result.exitCode() != 0) {
+          return failure("init", result);
+        }
+      }
+      initialised = true;
+      return null;
+    }
   }
 
   private CommandResult run(List<String> argv) {

@@ -37,8 +37,8 @@ import java.util.stream.Collectors;
  * back, is an error for that unit, never "no drift".
  *
  * <p>The plans run the trunk's code, which is as hostile as a merged change's: every command runs
- * in the {@link Sandbox}, which sees the repository and the unit's own plan file; the plan files
- * are kept in a {@link PrivateTemp} directory.
+ * in the {@link Sandbox}, which sees a {@link ThrowawayCopy} of the repository of the unit's own
+ * and the unit's own plan file; the plan files are kept in a {@link PrivateTemp} directory.
  */
 public final class DriftScan {
   private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
@@ -125,7 +125,8 @@ public final class DriftScan {
       for (List<String> batch : batches) {
         for (String unit : batch) {
           Path planFile = plans.resolve(submitted++ + ".tfplan");
-          completions.submit(() -> planUnit(graph.account(unit), root, unit, planFile, unitPlans));
+          completions.submit(
+              () -> planInCopy(graph.account(unit), root, unit, planFile, unitPlans));
         }
         for (int left = batch.size(); left > 0; left--) {
           done++;
@@ -174,6 +175,14 @@ public final class DriftScan {
             + "/"
             + total
             + ")");
+  }
+
+  private Outcome planInCopy(
+      Account account, Path root, String unit, Path planFile, SandboxedPlan plans) {
+    // Each unit plans in a copy of its own: what its code writes, no other unit's plan sees.
+    try (ThrowawayCopy copy = ThrowawayCopy.of(root)) {
+      return planUnit(account, copy.root(), unit, planFile, plans);
+    }
   }
 
   private Outcome planUnit(

@@ -43,7 +43,8 @@ import java.util.concurrent.Executors;
  * anyway and is not planned.
  *
  * <p>The plans run the merged change's code before any vote, so every command runs in the {@link
- * Sandbox}, which sees the repository and no plan file.
+ * Sandbox}, which sees a {@link ThrowawayCopy} of the repository of the unit's own and no plan
+ * file: what one unit's code writes, no other unit's plan sees.
  */
 public final class PlanScan {
   private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
@@ -263,14 +264,15 @@ public final class PlanScan {
   }
 
   private Outcome planUnit(UnitGraph graph, Path root, String unit, SandboxedPlan plans) {
-    Path directory = root.resolve(unit);
     String role = graph.account(unit).planRole();
     SandboxedPlan.Result result;
-    try {
+    // Each unit plans in a copy of its own: what its code writes, no other unit's plan sees.
+    try (ThrowawayCopy copy = ThrowawayCopy.of(root)) {
+      Path directory = copy.root().resolve(unit);
       result =
           plans.plan(
               new SandboxedPlan.Request(
-                  root,
+                  copy.root(),
                   unit,
                   role,
                   tools.argv().planScanCommands(directory.toString(), graph.account(unit)),

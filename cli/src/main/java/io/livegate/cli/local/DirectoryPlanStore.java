@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * The local plan store: a plan's {@link PlanStore#reference} is its path in the state directory,
@@ -26,7 +27,10 @@ final class DirectoryPlanStore implements PlanStore {
     String reference = PlanStore.reference(execution);
     Path stored = resolve(reference);
     try {
-      Files.createDirectories(stored.getParent());
+      // a deployment's directory of plans, like every file in the state directory, is the owner's
+      Files.createDirectories(
+          stored.getParent(),
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       OwnerOnly.write(stored, Files.readAllBytes(planFile));
       OwnerOnly.write(textOf(stored), planText.getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {

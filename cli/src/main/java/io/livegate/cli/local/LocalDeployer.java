@@ -92,27 +92,13 @@ public final class LocalDeployer {
       VoteServer server,
       Drain drain) {}
 
-  private final DeploymentStore deployments;
-  private final ExecutionStore executions;
-  private final AdvanceDeployment advance;
-  private final CastVote castVote;
-  private final UnitStep unitStep;
-  private final Outbox outbox;
-  private final VoteServer server;
+  private final Ports ports;
   private final Settings settings;
-  private final Drain drain;
   private final Consumer<String> log;
   private final Clock clock;
 
   public LocalDeployer(Ports ports, Settings settings, Consumer<String> log, Clock clock) {
-    this.deployments = ports.deployments();
-    this.executions = ports.executions();
-    this.advance = ports.advance();
-    this.castVote = ports.castVote();
-    this.unitStep = ports.unitStep();
-    this.outbox = ports.outbox();
-    this.server = ports.server();
-    this.drain = ports.drain();
+    this.ports = ports;
     this.settings = settings;
     this.log = log;
     this.clock = clock;
@@ -131,23 +117,23 @@ public final class LocalDeployer {
     CompletionService<Finished> completions = new ExecutorCompletionService<>(pool);
     Set<Long> inFlight = new HashSet<>();
     try {
-      for (Execution interrupted : executions.list(deploymentId)) {
+      for (Execution interrupted : ports.executions().list(deploymentId)) {
         if (interrupted.status() == ExecutionStatus.RUNNING) {
-          boolean begun = executions.flowState(interrupted.id()).isPresent();
+          boolean begun = ports.executions().flowState(interrupted.id()).isPresent();
           log(interrupted, begun ? "resuming after an interruption" : "released");
           inFlight.add(interrupted.id());
           completions.submit(() -> flow(interrupted, true));
         }
       }
-      submit(advance.created(deploymentId), deploymentId, completions, inFlight);
+      submit(ports.advance().created(deploymentId), deploymentId, completions, inFlight);
       while (true) {
         if (inFlight.isEmpty()) {
-          Deployment deployment = deployments.find(deploymentId).orElseThrow();
+          Deployment deployment = ports.deployments().find(deploymentId).orElseThrow();
           if (deployment.status().isFinished()
               || deployment.status() == DeploymentStatus.ROLLBACK_FAILED) {
             return deployment.status();
           }
-          if (drain.draining()) {
+          if (ports.drain().draining()) {
             throw new LivegateException(
                 "stopped; what finished is recorded. Run livegate resume to finish deployment "
                     + deploymentId);
@@ -163,7 +149,7 @@ public final class LocalDeployer {
         inFlight.remove(finished.execution().id());
         if (finished.outcome() != null) {
           AdvanceDeployment.Advanced advanced =
-              advance.flowEnded(finished.execution().name(), finished.outcome());
+              ports.advance().flowEnded(finished.execution().name(), finished.outcome());
           log(finished.execution(), advanced.message());
           advanced
               .stopped()
@@ -191,7 +177,7 @@ public final class LocalDeployer {
       long deploymentId,
       CompletionService<Finished> completions,
       Set<Long> inFlight) {
-    if (drain.draining()) {
+    if (ports.drain().draining()) {
       return;
     }
     for (Execution started : advanced.started()) {
@@ -207,7 +193,9 @@ public final class LocalDeployer {
 
   private Finished flow(Execution execution, boolean resuming) {
     String resumedAt =
-        resuming ? executions.flowState(execution.id()).orElse(FlowState.PLAN.stateName()) : null;
+        resuming
+            ? ports.executions().flowState(execution.id()).orElse(FlowState.PLAN.stateName())
+            : null;
     FlowState state = resumedAt == null ? FlowState.PLAN : stateNamed(resumedAt);
     try {
       while (!state.isFinal()) {
@@ -237,7 +225,7 @@ public final class LocalDeployer {
    * when a signal stops the run (the execution stays at its last recorded state for resume).
    */
   private Optional<FlowState> step(Execution execution, FlowState state, boolean interruptedHere) {
-    if (drain.draining() || !enter(execution, state, interruptedHere ? "resumed" : null)) {
+    if (ports.drain().draining() || !enter(execution, state, interruptedHere ? "resumed" : null)) {
       return Optional.empty();
     }
     return Optional.ofNullable(
@@ -251,7 +239,8 @@ public final class LocalDeployer {
   }
 
   private FlowState plan(Execution execution) {
-    UnitRunner.Step<UnitStep.Planned> planned = unitStep.plan(deploymentOf(execution), execution);
+    UnitRunner.Step<UnitStep.Planned> planned =
+        ports.unitStep().plan(deploymentOf(execution), execution);
     if (planned.error() != null) {
       return fail(execution, planned.error());
     }
@@ -268,7 +257,7 @@ public final class LocalDeployer {
 
   /** Mails the links, unless Decide will skip the vote of an empty plan (--skip-empty). */
   private FlowState requestApproval(Execution execution) {
-    Execution planned = executions.find(execution.id()).orElseThrow();
+    Execution planned = ports.executions().find(execution.id()).orElseThrow();
     if (!skipsVote(planned)) {
       requestVotes(planned);
     }
@@ -283,14 +272,16 @@ public final class LocalDeployer {
   private void requestVotes(Execution planned) {
     Instant expires = clock.instant().plus(settings.voteTimeout());
     MergedPullRequest deployed =
-        deployments.find(planned.deploymentId()).map(Deployment::pullRequest).orElse(null);
+        ports.deployments().find(planned.deploymentId()).map(Deployment::pullRequest).orElse(null);
     for (String voter : planned.spec().voters()) {
-      String approve = server.link(planned.id(), voter, Vote.Choice.APPROVE, expires);
-      String reject = server.link(planned.id(), voter, Vote.Choice.REJECT, expires);
-      outbox.voteRequest(
-          planned,
-          voter,
-          VoteMail.of(planned, planned.planSummary(), deployed, "", approve, reject));
+      String approve = ports.server().link(planned.id(), voter, Vote.Choice.APPROVE, expires);
+      String reject = ports.server().link(planned.id(), voter, Vote.Choice.REJECT, expires);
+      ports
+          .outbox()
+          .voteRequest(
+              planned,
+              voter,
+              VoteMail.of(planned, planned.planSummary(), deployed, "", approve, reject));
       if (settings.voterAtTerminal().test(voter)) {
         log(planned, "vote link for " + voter + ": approve " + approve);
       }
@@ -299,7 +290,7 @@ public final class LocalDeployer {
     log(planned, "vote requested from " + voters + (voters == 1 ? " voter" : " voters"));
     if (settings.autoApprove()) {
       for (String voter : planned.spec().voters()) {
-        VoteResult result = castVote.cast(planned.id(), voter, Vote.Choice.APPROVE);
+        VoteResult result = ports.castVote().cast(planned.id(), voter, Vote.Choice.APPROVE);
         if (!(result instanceof VoteResult.Recorded recorded) || recorded.decided()) {
           break;
         }
@@ -309,7 +300,7 @@ public final class LocalDeployer {
   }
 
   private FlowState decide(Execution execution, boolean interruptedHere) {
-    Execution waiting = executions.find(execution.id()).orElseThrow();
+    Execution waiting = ports.executions().find(execution.id()).orElseThrow();
     if (skipsVote(waiting)) {
       enter(execution, FlowState.SUCCEEDED, "no changes; skipped vote and apply (--skip-empty)");
       return FlowState.SUCCEEDED;
@@ -321,10 +312,10 @@ public final class LocalDeployer {
     }
     Instant deadline = clock.instant().plus(settings.voteTimeout());
     while (true) {
-      if (drain.draining()) {
+      if (ports.drain().draining()) {
         return null;
       }
-      Execution current = executions.find(execution.id()).orElseThrow();
+      Execution current = ports.executions().find(execution.id()).orElseThrow();
       if (current.status() != ExecutionStatus.RUNNING) {
         return FlowState.REJECTED;
       }
@@ -355,10 +346,15 @@ public final class LocalDeployer {
    * applies only what the voters approved and is left.
    */
   private FlowState apply(Execution execution, boolean interruptedHere) {
-    Execution approved = executions.find(execution.id()).orElseThrow();
+    Execution approved = ports.executions().find(execution.id()).orElseThrow();
     UnitStep.ApplyOutcome outcome =
-        unitStep.apply(
-            deploymentOf(approved), approved, interruptedHere, message -> log(approved, message));
+        ports
+            .unitStep()
+            .apply(
+                deploymentOf(approved),
+                approved,
+                interruptedHere,
+                message -> log(approved, message));
     if (outcome instanceof UnitStep.Applied applied) {
       return succeeded(approved, applied.newResources(), applied.detail());
     }
@@ -366,7 +362,7 @@ public final class LocalDeployer {
   }
 
   private Deployment deploymentOf(Execution execution) {
-    return deployments.find(execution.deploymentId()).orElseThrow();
+    return ports.deployments().find(execution.deploymentId()).orElseThrow();
   }
 
   private FlowState succeeded(Execution execution, List<String> newResources, String detail) {
@@ -384,7 +380,7 @@ public final class LocalDeployer {
    * unfinished at its recorded state for resume.
    */
   private FlowState fail(Execution execution, String error) {
-    if (drain.interrupted()) {
+    if (ports.drain().interrupted()) {
       log(execution, "interrupted: " + error);
       return null;
     }
@@ -395,7 +391,9 @@ public final class LocalDeployer {
 
   private boolean enter(Execution execution, FlowState state, String detail) {
     boolean entered =
-        executions.enterFlowState(execution.id(), state.stateName(), detail, clock.instant());
+        ports
+            .executions()
+            .enterFlowState(execution.id(), state.stateName(), detail, clock.instant());
     if (entered && !state.isFinal()) {
       log(execution, state.stateName());
     }

@@ -4,6 +4,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.unit.Workspaces;
+import io.livegate.scan.ThrowawayCopy;
 import io.livegate.scan.repo.Checkout;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,11 @@ import java.util.Optional;
  * in the state directory, where the unit's config and includes are as they were. A state file left
  * in the live working tree's copy of that unit is not in the checkout: the destroy refuses rather
  * than plan against no state.
+ *
+ * <p>A plan runs in a {@link ThrowawayCopy} of that checkout: what the code being planned writes
+ * before anyone voted (a file planted in another unit's directory, a sibling account's or the
+ * repository root) is gone with the copy, and the apply runs the checkout as committed plus the
+ * approved plan. The apply runs in the checkout itself, where the state it writes stays.
  */
 final class LocalWorkspaces implements Workspaces {
   private static final String LOCAL_STATE_FILE = "terraform.tfstate";
@@ -28,7 +34,12 @@ final class LocalWorkspaces implements Workspaces {
   }
 
   @Override
-  public Workspace open(Deployment deployment, Execution execution) {
+  public Workspace toPlan(Deployment deployment, Execution execution) {
+    return ThrowawayCopy.of(toApply(deployment, execution).root());
+  }
+
+  @Override
+  public Workspace toApply(Deployment deployment, Execution execution) {
     if (!execution.destroy()) {
       return () -> repositoryRoot;
     }

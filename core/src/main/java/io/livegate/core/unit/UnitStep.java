@@ -58,7 +58,7 @@ public final class UnitStep {
 
   /** Plans {@code execution}, keeps the plan in the store and records it on the execution. */
   public UnitRunner.Step<Planned> plan(Deployment deployment, Execution execution) {
-    try (Workspaces.Workspace workspace = ports.workspaces().open(deployment, execution)) {
+    try (Workspaces.Workspace workspace = ports.workspaces().toPlan(deployment, execution)) {
       UnitRunner.Step<UnitRunner.Plan> planned =
           ports.runner().at(workspace.root()).plan(execution);
       if (planned.error() != null) {
@@ -89,7 +89,7 @@ public final class UnitStep {
       return new Refused("it has no recorded plan; nothing was applied");
     }
     Set<String> newProviders = Set.copyOf(approved.planSummary().newProviders());
-    try (Workspaces.Workspace workspace = ports.workspaces().open(deployment, approved)) {
+    try (Workspaces.Workspace workspace = ports.workspaces().toApply(deployment, approved)) {
       UnitRunner runner = ports.runner().at(workspace.root());
       if (interrupted) {
         runner.awaitOrphanedApply(approved, log);
