@@ -172,8 +172,8 @@ public final class TaskWiring {
                 tools(new ProcessCommandRunner(out::println), "livegate-terra-run"),
                 workspace()),
             new SfnTaskTokens(aws.build(SfnClient.builder())),
-            deploymentStatuses()),
-        logUrl.get(),
+            deploymentStatuses(),
+            logUrl.get()),
         out::println,
         clock);
   }

@@ -35,23 +35,26 @@ public final class TerraRunJob {
    * What the task works with.
    *
    * @param unitStep plans and applies the unit, as the local executor does
-   * @param statuses where {@code livegate/deploy: <unit>} goes at each step, with the log link
+   * @param statuses where {@code livegate/deploy: <unit>} goes at each step, with {@code logUrl}
+   * @param logUrl the link to the task's log, in statuses and in the plan's result
    */
   public record Ports(
       DeploymentStore deployments,
       ExecutionStore executions,
       UnitStep unitStep,
       SfnTaskTokens tokens,
-      CommitStatusPublisher statuses) {}
+      CommitStatusPublisher statuses,
+      String logUrl) {}
 
   private final Ports ports;
-  private final String logUrl;
   private final Consumer<String> log;
   private final Clock clock;
 
-  public TerraRunJob(Ports ports, String logUrl, Consumer<String> log, Clock clock) {
+  /**
+   * @param log the task's log (its stdout, which CloudWatch keeps)
+   */
+  public TerraRunJob(Ports ports, Consumer<String> log, Clock clock) {
     this.ports = ports;
-    this.logUrl = logUrl;
     this.log = log;
     this.clock = clock;
   }
@@ -119,7 +122,9 @@ public final class TerraRunJob {
       UnitRunner.Plan plan = planned.value().plan();
       ports
           .tokens()
-          .succeed(taskToken, new PlanResult(key, plan.sha256(), plan.summary(), logUrl).toJson());
+          .succeed(
+              taskToken,
+              new PlanResult(key, plan.sha256(), plan.summary(), ports.logUrl()).toJson());
       log.accept("[" + execution.unit() + "] planned " + key + " (" + plan.sha256() + ")");
       publish(
           deployment,
@@ -182,15 +187,6 @@ public final class TerraRunJob {
                 execution,
                 interrupted,
                 message -> log.accept("[" + execution.unit() + "] " + message));
-    if (outcome instanceof UnitStep.Refused refused) {
-      log.accept("[" + execution.unit() + "] " + refused.why());
-      publish(
-          deployment,
-          execution,
-          State.FAILURE,
-          "apply refused: " + StatusTexts.headline(refused.why()));
-      return 1;
-    }
     if (outcome instanceof UnitStep.Applied applied) {
       String done =
           interrupted
@@ -200,15 +196,18 @@ public final class TerraRunJob {
       publish(deployment, execution, State.SUCCESS, done);
       return 0;
     }
-    ports
-        .executions()
-        .enterFlowState(executionId, FlowState.FAILED.stateName(), outcome.why(), clock.instant());
-    log.accept("[" + execution.unit() + "] apply failed: " + outcome.why());
-    publish(
-        deployment,
-        execution,
-        State.FAILURE,
-        "apply failed: " + StatusTexts.headline(outcome.why()));
+    // A refused apply ran nothing, so a retry may still apply once the votes allow it; a failed
+    // one is recorded as Failed, so that a retry never runs it again.
+    boolean refused = outcome instanceof UnitStep.Refused;
+    if (!refused) {
+      ports
+          .executions()
+          .enterFlowState(
+              executionId, FlowState.FAILED.stateName(), outcome.why(), clock.instant());
+    }
+    String what = refused ? "apply refused: " : "apply failed: ";
+    log.accept("[" + execution.unit() + "] " + what + outcome.why());
+    publish(deployment, execution, State.FAILURE, what + StatusTexts.headline(outcome.why()));
     return 1;
   }
 
@@ -226,6 +225,6 @@ public final class TerraRunJob {
             StatusTexts.deployContext(execution.unit(), execution.rollback()),
             state,
             text,
-            logUrl);
+            ports.logUrl());
   }
 }

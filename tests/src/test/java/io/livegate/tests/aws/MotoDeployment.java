@@ -400,8 +400,8 @@ public final class MotoDeployment implements AutoCloseable {
                         terraformEnvironment),
                     workspace()),
                 tokens,
-                statuses),
-            LOG_URL,
+                statuses,
+                LOG_URL),
             System.out::println,
             clock);
   }
