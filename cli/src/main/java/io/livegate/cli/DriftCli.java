@@ -11,6 +11,7 @@ import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.DriftScan;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.ScanCommand;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -116,10 +117,8 @@ final class DriftCli implements Callable<Integer> {
     err.flush();
     DriftReport report =
         new DriftScan(
-                new ProcessCommandRunner(),
-                sandbox,
-                kind,
-                Map.of("TF_IN_AUTOMATION", "1"),
+                new SandboxedPlan.Tools(
+                    new ProcessCommandRunner(), kind, sandbox, Map.of("TF_IN_AUTOMATION", "1")),
                 progress)
             .run(
                 ScanCommand.builder(repo, accounts)

@@ -12,6 +12,7 @@ import io.livegate.core.stack.DeployStackJson;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.PlanScan;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.ScanCommand;
 import io.livegate.scan.repo.GitSourceCache;
 import java.io.PrintWriter;
@@ -192,10 +193,8 @@ final class ScanCli implements Callable<Integer> {
     err.println("livegate: " + sandbox.description());
     err.flush();
     return new PlanScan(
-            new ProcessCommandRunner(),
-            sandbox,
-            runnerKind(),
-            Map.of("TF_IN_AUTOMATION", "1"),
+            new SandboxedPlan.Tools(
+                new ProcessCommandRunner(), runnerKind(), sandbox, Map.of("TF_IN_AUTOMATION", "1")),
             progress)
         .run(command);
   }

@@ -20,6 +20,7 @@ import io.livegate.core.stack.Reason;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.PlanScan;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.ScanCommand;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
@@ -114,10 +115,11 @@ class PlanScanWithTerraformTest {
 
   private DeployStack planScan(String base, String head) {
     return new PlanScan(
-            recording,
-            Sandbox.none("the test runs terraform as itself"),
-            RunnerArgv.TERRAFORM,
-            TERRAFORM_ENVIRONMENT,
+            new SandboxedPlan.Tools(
+                recording,
+                RunnerArgv.TERRAFORM,
+                Sandbox.none("the test runs terraform as itself"),
+                TERRAFORM_ENVIRONMENT),
             line -> {})
         .run(
             ScanCommand.builder(dir, Accounts.wholeRepository())

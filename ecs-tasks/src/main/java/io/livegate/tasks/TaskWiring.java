@@ -10,8 +10,8 @@ import io.livegate.aws.Env;
 import io.livegate.aws.GitHubAccess;
 import io.livegate.aws.LambdaTrigger;
 import io.livegate.aws.MetadbSource;
-import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.RoleSessions;
+import io.livegate.aws.S3PlanStore;
 import io.livegate.aws.Secrets;
 import io.livegate.aws.SesMailer;
 import io.livegate.aws.SfnHeartbeat;
@@ -42,6 +42,7 @@ import io.livegate.scan.GraphScan;
 import io.livegate.scan.PlanPullRequest;
 import io.livegate.scan.PlanScan;
 import io.livegate.scan.QueueReconcile;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.config.AccountsFile;
 import io.livegate.scan.repo.Checkout;
 import io.livegate.sql.Metadb;
@@ -156,22 +157,23 @@ public final class TaskWiring {
   }
 
   public TerraRunJob terraRun() {
+    Metadb store = metadb.get();
     return new TerraRunJob(
-        metadb.get().deployments(),
-        metadb.get().executions(),
-        metadb.get().votes(),
-        new PlanArtifacts(
-            aws.build(S3Client.builder()),
-            Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET)),
-        new SfnTaskTokens(aws.build(SfnClient.builder())),
-        checkout(),
-        deploymentStatuses(),
-        withAccountRoles(new ProcessCommandRunner(out::println), "livegate-terra-run"),
-        runner(),
-        imageUser(),
-        workspace(),
-        terraformEnvironment(),
-        logUrl.get(),
+        new TerraRunJob.Ports(
+            store.deployments(),
+            store.executions(),
+            TerraRunJob.unitStep(
+                store.executions(),
+                store.votes(),
+                new S3PlanStore(
+                    aws.build(S3Client.builder()),
+                    Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET)),
+                checkout(),
+                tools(new ProcessCommandRunner(out::println), "livegate-terra-run"),
+                workspace()),
+            new SfnTaskTokens(aws.build(SfnClient.builder())),
+            deploymentStatuses(),
+            logUrl.get()),
         out::println,
         clock);
   }
@@ -221,11 +223,7 @@ public final class TaskWiring {
    */
   public PlanScan planScan() {
     return new PlanScan(
-        withAccountRoles(new ProcessCommandRunner(out::println), "livegate-scan"),
-        imageUser(),
-        runner(),
-        terraformEnvironment(),
-        out::println);
+        tools(new ProcessCommandRunner(out::println), "livegate-scan"), out::println);
   }
 
   /**
@@ -274,13 +272,10 @@ public final class TaskWiring {
     return new PlanUnit(
         pullRequestCheckout(),
         new TerraRunUnitPlanner(
-            withAccountRoles(
+            tools(
                 new ProcessCommandRunner(line -> out.println("[" + unit + "] " + line)),
                 "livegate-pr-plan"),
-            runner(),
-            workspace().resolve("plans"),
-            terraformEnvironment(),
-            imageUser()),
+            workspace().resolve("plans")),
         accounts(),
         github.statuses(out::println),
         planComments(),
@@ -303,11 +298,7 @@ public final class TaskWiring {
         checkout(),
         workspace().resolve("repository"),
         new DriftScan(
-            withAccountRoles(new ProcessCommandRunner(out::println), "livegate-drift"),
-            imageUser(),
-            runner(),
-            terraformEnvironment(),
-            out::println),
+            tools(new ProcessCommandRunner(out::println), "livegate-drift"), out::println),
         accounts(),
         github.driftIssues().map(issues -> new ReportDrift(issues, mailer, out::println)),
         Env.flag(environment, RuntimeContract.Tasks.DRIFT_RECONCILE, false)
@@ -384,23 +375,28 @@ public final class TaskWiring {
   }
 
   /**
-   * Each command runs with the sessions of the account role its argv names, assumed with the task
-   * role and served on a loopback endpoint that renews them ({@link AssumedRoleRunner}, {@link
+   * What every task runs the repository's code with: each command as the image's user ({@link
+   * #imageUser}), with the sessions of the account role its argv names, assumed with the task role
+   * and served on a loopback endpoint that renews them ({@link AssumedRoleRunner}, {@link
    * RoleSessions}); the task role's own credentials never reach terraform. A session lasts {@value
    * RuntimeContract.Tasks#ROLE_SESSION_DURATION} (default one hour).
    */
-  private AssumedRoleRunner withAccountRoles(ProcessCommandRunner processes, String sessionName) {
-    return new AssumedRoleRunner(
-        processes,
-        new RoleSessions(
-            aws.build(StsClient.builder()),
-            sessionName,
-            Env.duration(
-                environment,
-                RuntimeContract.Tasks.ROLE_SESSION_DURATION,
-                RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION),
-            Clock.systemUTC()),
-        Env.required(environment, "AWS_REGION"));
+  private SandboxedPlan.Tools tools(ProcessCommandRunner processes, String sessionName) {
+    return new SandboxedPlan.Tools(
+        new AssumedRoleRunner(
+            processes,
+            new RoleSessions(
+                aws.build(StsClient.builder()),
+                sessionName,
+                Env.duration(
+                    environment,
+                    RuntimeContract.Tasks.ROLE_SESSION_DURATION,
+                    RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION),
+                Clock.systemUTC()),
+            Env.required(environment, "AWS_REGION")),
+        runner(),
+        imageUser(),
+        terraformEnvironment());
   }
 
   private Path workspace() {

@@ -1,8 +1,6 @@
 package io.livegate.tasks;
 
-import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.SfnTaskTokens;
-import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
 import io.livegate.core.deploy.Deployment;
@@ -12,23 +10,19 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.StatusTexts;
 import io.livegate.core.flow.FlowState;
-import io.livegate.core.runner.CommandRunner;
-import io.livegate.core.runner.RunnerArgv;
-import io.livegate.core.runner.Sandbox;
-import io.livegate.core.vote.ApplyGate;
+import io.livegate.core.unit.PlanStore;
+import io.livegate.core.unit.UnitRunner;
+import io.livegate.core.unit.UnitStep;
+import io.livegate.core.unit.Workspaces;
 import io.livegate.core.vote.VoteStore;
 import io.livegate.process.TerraRun;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.repo.Checkout;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.PlanResult;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -37,77 +31,83 @@ import java.util.function.Consumer;
  * id, and for Plan the task token to answer.
  */
 public final class TerraRunJob {
-  private final DeploymentStore deployments;
-  private final ExecutionStore executions;
-  private final VoteStore votes;
-  private final PlanArtifacts artifacts;
-  private final SfnTaskTokens tokens;
-  private final Checkout checkout;
-  private final CommitStatusPublisher statuses;
-  private final CommandRunner runner;
-  private final RunnerArgv kind;
-  private final Sandbox sandbox;
-  private final Path workspace;
-  private final Map<String, String> environment;
-  private final String logUrl;
+  /**
+   * What the task works with.
+   *
+   * @param unitStep plans and applies the unit, as the local executor does
+   * @param statuses where {@code livegate/deploy: <unit>} goes at each step, with {@code logUrl}
+   * @param logUrl the link to the task's log, in statuses and in the plan's result
+   */
+  public record Ports(
+      DeploymentStore deployments,
+      ExecutionStore executions,
+      UnitStep unitStep,
+      SfnTaskTokens tokens,
+      CommitStatusPublisher statuses,
+      String logUrl) {}
+
+  private final Ports ports;
   private final Consumer<String> log;
   private final Clock clock;
 
   /**
-   * @param statuses where {@code livegate/deploy: <unit>} goes at each step, with the log link
-   * @param workspace where the repository is checked out; it persists between Plan and Apply only
-   *     when the runtime keeps it (tests do; a task gets a fresh one, with state in its backend)
-   * @param sandbox how terraform and terragrunt are kept from the task's own rights (on ECS: as an
-   *     unprivileged user, {@link io.livegate.process.SetprivSandbox})
-   * @param environment the environment of terraform or terragrunt
+   * @param log the task's log (its stdout, which CloudWatch keeps)
    */
-  public TerraRunJob(
-      DeploymentStore deployments,
-      ExecutionStore executions,
-      VoteStore votes,
-      PlanArtifacts artifacts,
-      SfnTaskTokens tokens,
-      Checkout checkout,
-      CommitStatusPublisher statuses,
-      CommandRunner runner,
-      RunnerArgv kind,
-      Sandbox sandbox,
-      Path workspace,
-      Map<String, String> environment,
-      String logUrl,
-      Consumer<String> log,
-      Clock clock) {
-    this.deployments = deployments;
-    this.executions = executions;
-    this.votes = votes;
-    this.artifacts = artifacts;
-    this.tokens = tokens;
-    this.checkout = checkout;
-    this.statuses = statuses;
-    this.runner = runner;
-    this.kind = kind;
-    this.sandbox = sandbox;
-    this.workspace = workspace;
-    this.environment = Map.copyOf(environment);
-    this.logUrl = logUrl;
+  public TerraRunJob(Ports ports, Consumer<String> log, Clock clock) {
+    this.ports = ports;
     this.log = log;
     this.clock = clock;
+  }
+
+  /**
+   * The task's unit step: each command in a checkout of its commit in {@code workspace}'s {@code
+   * repository}, which persists between Plan and Apply only when the runtime keeps it (tests do; a
+   * task gets a fresh one, with state in its backend), its plan file in {@code plans} there while a
+   * command runs, and the plans kept in {@code plans} (the artifact bucket).
+   *
+   * @param tools on ECS, terraform and terragrunt run as an unprivileged user ({@link
+   *     io.livegate.process.SetprivSandbox}), with each account role's session
+   */
+  public static UnitStep unitStep(
+      ExecutionStore executions,
+      VoteStore votes,
+      PlanStore plans,
+      Checkout checkout,
+      SandboxedPlan.Tools tools,
+      Path workspace) {
+    return new UnitStep(
+        new UnitStep.Ports(
+            executions,
+            votes,
+            plans,
+            // Each Plan and Apply is a task of its own, in a container of its own: no command sees
+            // what another wrote.
+            (deployment, execution) -> {
+              Path root =
+                  checkout.at(
+                      workspace.resolve("repository"), Workspaces.commitOf(deployment, execution));
+              return () -> root;
+            },
+            new TerraRun(tools, workspace.resolve("repository"), workspace.resolve("plans"))));
   }
 
   /** Plans and answers the task token; the exit code is for the log, the token is the result. */
   public int plan(long executionId, String taskToken) {
     Optional<Execution> found = running(executionId);
     if (found.isEmpty()) {
-      tokens.fail(taskToken, "livegate.NotRunning", "execution " + executionId + " is not running");
+      ports
+          .tokens()
+          .fail(taskToken, "livegate.NotRunning", "execution " + executionId + " is not running");
       return 1;
     }
     Execution execution = found.get();
-    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
+    Deployment deployment = ports.deployments().find(execution.deploymentId()).orElseThrow();
     try {
-      executions.enterFlowState(executionId, FlowState.PLAN.stateName(), null, clock.instant());
+      ports
+          .executions()
+          .enterFlowState(executionId, FlowState.PLAN.stateName(), null, clock.instant());
       publish(deployment, execution, State.PENDING, "planning");
-      TerraRun terraRun = terraRun(deployment, execution);
-      TerraRun.Step<TerraRun.Plan> planned = terraRun.plan(execution);
+      UnitRunner.Step<UnitStep.Planned> planned = ports.unitStep().plan(deployment, execution);
       if (planned.error() != null) {
         log.accept("[" + execution.unit() + "] plan failed: " + planned.error());
         publish(
@@ -115,15 +115,16 @@ public final class TerraRunJob {
             execution,
             State.FAILURE,
             "plan failed: " + StatusTexts.headline(planned.error()));
-        tokens.fail(taskToken, DeployFlow.PLAN_FAILED_ERROR, planned.error());
+        ports.tokens().fail(taskToken, DeployFlow.PLAN_FAILED_ERROR, planned.error());
         return 1;
       }
-      TerraRun.Plan plan = planned.value();
-      String key = PlanArtifacts.key(execution.deploymentId(), execution.name());
-      artifacts.upload(key, plan.file(), plan.text());
-      executions.recordPlan(executionId, key, plan.sha256(), plan.summary());
-      tokens.succeed(
-          taskToken, new PlanResult(key, plan.sha256(), plan.summary(), logUrl).toJson());
+      String key = planned.value().reference();
+      UnitRunner.Plan plan = planned.value().plan();
+      ports
+          .tokens()
+          .succeed(
+              taskToken,
+              new PlanResult(key, plan.sha256(), plan.summary(), ports.logUrl()).toJson());
       log.accept("[" + execution.unit() + "] planned " + key + " (" + plan.sha256() + ")");
       publish(
           deployment,
@@ -138,7 +139,7 @@ public final class TerraRunJob {
           execution,
           State.ERROR,
           "plan interrupted: " + StatusTexts.headline(String.valueOf(e.getMessage())));
-      tokens.fail(taskToken, DeployFlow.TRANSIENT_ERROR, String.valueOf(e.getMessage()));
+      ports.tokens().fail(taskToken, DeployFlow.TRANSIENT_ERROR, String.valueOf(e.getMessage()));
       return 1;
     }
   }
@@ -157,104 +158,73 @@ public final class TerraRunJob {
       return 1;
     }
     Execution execution = found.get();
-    if (execution.planArtifact() == null || execution.planSha256() == null) {
-      log.accept("[" + execution.unit() + "] has no recorded plan; nothing applied");
-      return 1;
-    }
-    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
-    // The flow's Decide chose Apply, but the token that told it so may have been answered by
-    // whoever held the right to: the recorded votes decide.
-    Optional<String> refusal = ApplyGate.refusal(execution, votes.votes(executionId));
-    if (refusal.isPresent()) {
-      log.accept("[" + execution.unit() + "] " + refusal.get());
-      publish(
-          deployment,
-          execution,
-          State.FAILURE,
-          "apply refused: " + StatusTexts.headline(refusal.get()));
-      return 1;
-    }
-    Optional<String> before = executions.flowState(executionId);
+    Deployment deployment = ports.deployments().find(execution.deploymentId()).orElseThrow();
+    Optional<String> before = ports.executions().flowState(executionId);
     if (before.equals(Optional.of(FlowState.FAILED.stateName()))) {
       log.accept("[" + execution.unit() + "] its apply failed before; not applied again");
       return 1;
     }
     boolean interrupted = before.equals(Optional.of(FlowState.APPLY.stateName()));
-    executions.enterFlowState(
-        executionId,
-        FlowState.APPLY.stateName(),
-        interrupted ? "resumed: the previous Apply task stopped without an outcome" : null,
-        clock.instant());
+    ports
+        .executions()
+        .enterFlowState(
+            executionId,
+            FlowState.APPLY.stateName(),
+            interrupted ? "resumed: the previous Apply task stopped without an outcome" : null,
+            clock.instant());
     publish(
         deployment,
         execution,
         State.PENDING,
         interrupted ? "finishing an interrupted apply" : "applying");
-    TerraRun terraRun = terraRun(deployment, execution);
-    artifacts.download(execution.planArtifact(), terraRun.planFile(execution));
-    Set<String> newProviders = Set.copyOf(execution.planSummary().newProviders());
-    TerraRun.Step<List<String>> applied;
-    String done;
-    if (interrupted) {
-      TerraRun.Step<TerraRun.Resumed> resumed =
-          terraRun.finishInterruptedApply(execution, newProviders);
-      applied =
-          resumed.error() == null
-              ? new TerraRun.Step<>(resumed.value().newResources(), null)
-              : new TerraRun.Step<>(null, resumed.error());
-      done = resumed.error() == null ? resumed.value().detail() : null;
-    } else {
-      applied = terraRun.apply(execution, newProviders);
-      done = "applied " + StatusTexts.summary(execution.planSummary());
-    }
-    if (applied.error() == null) {
-      executions.recordNewResources(executionId, applied.value());
+    // The flow's Decide chose Apply, but the token that told it so may have been answered by
+    // whoever held the right to: the step applies only what the recorded votes approve.
+    UnitStep.ApplyOutcome outcome =
+        ports
+            .unitStep()
+            .apply(
+                deployment,
+                execution,
+                interrupted,
+                message -> log.accept("[" + execution.unit() + "] " + message));
+    if (outcome instanceof UnitStep.Applied applied) {
+      String done =
+          interrupted
+              ? applied.detail()
+              : "applied " + StatusTexts.summary(execution.planSummary());
       log.accept("[" + execution.unit() + "] " + done);
       publish(deployment, execution, State.SUCCESS, done);
       return 0;
     }
-    // What the apply created before it failed is in the state: recorded, the rollback destroys it.
-    executions.recordNewResources(executionId, terraRun.newResources(execution, newProviders));
-    executions.enterFlowState(
-        executionId, FlowState.FAILED.stateName(), applied.error(), clock.instant());
-    log.accept("[" + execution.unit() + "] apply failed: " + applied.error());
-    publish(
-        deployment,
-        execution,
-        State.FAILURE,
-        "apply failed: " + StatusTexts.headline(applied.error()));
+    // A refused apply ran nothing, so a retry may still apply once the votes allow it; a failed
+    // one is recorded as Failed, so that a retry never runs it again.
+    boolean refused = outcome instanceof UnitStep.Refused;
+    if (!refused) {
+      ports
+          .executions()
+          .enterFlowState(
+              executionId, FlowState.FAILED.stateName(), outcome.why(), clock.instant());
+    }
+    String what = refused ? "apply refused: " : "apply failed: ";
+    log.accept("[" + execution.unit() + "] " + what + outcome.why());
+    publish(deployment, execution, State.FAILURE, what + StatusTexts.headline(outcome.why()));
     return 1;
   }
 
   private Optional<Execution> running(long executionId) {
-    return executions.find(executionId).filter(e -> e.status() == ExecutionStatus.RUNNING);
+    return ports.executions().find(executionId).filter(e -> e.status() == ExecutionStatus.RUNNING);
   }
 
   /** {@code livegate/deploy: <unit>} on the merge commit. */
   private void publish(Deployment deployment, Execution execution, State state, String text) {
-    statuses.publish(
-        deployment.pullRequest().repository(),
-        deployment.pullRequest().mergeCommit(),
-        StatusTexts.deployContext(execution.unit(), execution.rollback()),
-        state,
-        text,
-        logUrl);
-  }
-
-  private TerraRun terraRun(Deployment deployment, Execution execution) {
-    // The destroy of a deleted unit runs where the unit still is: at the base commit.
-    Path root =
-        checkout.at(
-            workspace.resolve("repository"),
-            execution.destroy()
-                ? deployment.pullRequest().baseCommit()
-                : deployment.pullRequest().mergeCommit());
-    Path plans = workspace.resolve("plans");
-    try {
-      Files.createDirectories(plans);
-    } catch (IOException e) {
-      throw new LivegateException("cannot create " + plans + ": " + e.getMessage(), e);
-    }
-    return new TerraRun(runner, kind, root, plans, environment, sandbox);
+    ports
+        .statuses()
+        .publish(
+            deployment.pullRequest().repository(),
+            deployment.pullRequest().mergeCommit(),
+            StatusTexts.deployContext(execution.unit(), execution.rollback()),
+            state,
+            text,
+            ports.logUrl());
   }
 }

@@ -6,15 +6,14 @@ import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.PlanJson;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
-import io.livegate.core.runner.CommandRunner;
-import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
+import io.livegate.core.unit.UnitRunner;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.repo.GitSourceCache;
 import io.livegate.scan.terragrunt.StackGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -38,95 +36,52 @@ import java.util.function.Supplier;
  * that file. A unit that a {@code terragrunt.stack.hcl} generates is written into the checkout
  * first ({@link StackGenerator}), from the source cache its scan filled, for both runners.
  */
-public final class TerraRun {
+public final class TerraRun implements UnitRunner {
   private static final Duration TIMEOUT = Duration.ofHours(2);
   private static final int TAIL_LINES = 30;
-  private static final String OUT_PLAN_FILE = "-out=" + RunnerArgv.PLAN_FILE;
 
-  /**
-   * A saved plan.
-   *
-   * @param changes each changed resource with its actions ({@link PlanJson#changes})
-   */
-  public record Plan(
-      Path file, String sha256, PlanSummary summary, String text, List<String> changes) {}
-
-  /**
-   * How an apply that livegate's death interrupted was finished.
-   *
-   * @param newResources the state's resources of the execution's new providers afterwards
-   * @param detail what happened, for the flow's history and the log
-   */
-  public record Resumed(List<String> newResources, String detail) {}
-
-  /** How a step ended: {@code error} is null on success. */
-  public record Step<T>(T value, String error) {
-    static <T> Step<T> failed(String error) {
-      return new Step<>(null, error);
-    }
-  }
-
-  private final CommandRunner runner;
-  private final RunnerArgv kind;
+  private final SandboxedPlan.Tools tools;
   private final Path repositoryRoot;
   private final Path plans;
-  private final Map<String, String> environment;
-  private final Sandbox sandbox;
-  private final StackGenerator stackGenerator;
+  private final SandboxedPlan sandboxedPlan;
 
-  public TerraRun(
-      CommandRunner runner,
-      RunnerArgv kind,
-      Path repositoryRoot,
-      Path plans,
-      Map<String, String> environment) {
-    this(
-        runner,
-        kind,
-        repositoryRoot,
-        plans,
-        environment,
-        Sandbox.none("terraform runs without a sandbox"));
-  }
+  /** Whether {@link #initialise} ran in this workspace. */
+  private boolean initialised;
 
   /**
-   * @param sandbox where terraform and terragrunt run: they see the repository and the one plan
-   *     file the command needs
+   * @param tools the runner, its argv, the sandbox terraform and terragrunt run in (it shows them
+   *     the repository and the one plan file the command needs), and their environment
+   * @param repositoryRoot the workspace the commands run from
+   * @param plans where plan files are while a command runs, with the PID and start of an apply
    */
-  public TerraRun(
-      CommandRunner runner,
-      RunnerArgv kind,
-      Path repositoryRoot,
-      Path plans,
-      Map<String, String> environment,
-      Sandbox sandbox) {
-    this.runner = runner;
-    this.kind = kind;
+  public TerraRun(SandboxedPlan.Tools tools, Path repositoryRoot, Path plans) {
+    this.tools = tools;
     this.repositoryRoot = repositoryRoot;
     this.plans = plans;
-    this.environment = Map.copyOf(environment);
-    this.sandbox = sandbox;
-    this.stackGenerator =
-        new StackGenerator(
-            GitSourceCache.reusingFetched(GitSourceCache.defaultDirectory()), this.environment);
+    this.sandboxedPlan =
+        new SandboxedPlan(
+            tools,
+            new StackGenerator(
+                GitSourceCache.reusingFetched(GitSourceCache.defaultDirectory()),
+                tools.environment()));
   }
 
-  /**
-   * The same runner, plans directory and environment, running from {@code root}: a destroy of a
-   * deleted unit runs from a checkout of the base commit.
-   */
+  /** The same runner, plans directory and environment, running from the workspace {@code root}. */
+  @Override
   public TerraRun at(Path root) {
-    return new TerraRun(runner, kind, root, plans, environment, sandbox);
+    return new TerraRun(tools, root, plans);
   }
 
+  @Override
   public Path planFile(Execution execution) {
     return planFile(execution.name());
   }
 
-  public Path planFile(String planName) {
+  private Path planFile(String planName) {
     return plans.resolve(planName + ".tfplan");
   }
 
+  @Override
   public Step<Plan> plan(Execution execution) {
     return plan(
         execution.unit(),
@@ -141,38 +96,30 @@ public final class TerraRun {
    */
   public Step<Plan> plan(
       String unit, String planName, List<List<String>> planCommands, String planRole) {
-    Optional<String> refused = kind.refusedRole("plan", unit, planRole);
-    if (refused.isPresent()) {
-      return Step.failed(refused.get());
-    }
-    if (unit.contains(RunnerArgv.PLAN_FILE)) {
-      // the unit's path is data from the repository: it must never turn into the plan file's
-      return Step.failed(
-          "the unit path "
-              + unit
-              + " contains "
-              + RunnerArgv.PLAN_FILE
-              + ", which stands for the plan file in livegate's commands; rename the directory;"
-              + " nothing was run");
-    }
-    String notGenerated = generate(unit, "nothing was run");
-    if (notGenerated != null) {
-      return Step.failed(notGenerated);
-    }
     Path planFile = planFile(planName);
-    createOwnerOnly(planFile);
-    for (List<String> command : planCommands) {
-      CommandResult result =
-          run(withPlanFile(command, planFile), new Sandbox.PlanFile(planFile, true));
-      if (result.exitCode() != 0) {
-        return Step.failed(failure("plan", result));
-      }
+    SandboxedPlan.Result planned =
+        sandboxedPlan.plan(
+            new SandboxedPlan.Request(
+                repositoryRoot,
+                unit,
+                planRole,
+                planCommands,
+                repositoryRoot,
+                Optional.of(planFile),
+                TIMEOUT));
+    if (planned.failure() != null) {
+      CommandResult failure = planned.failure();
+      return Step.failed(failure.exitCode() < 0 ? failure.output() : failure("plan", failure));
     }
     Sandbox.PlanFile readable = new Sandbox.PlanFile(planFile, false);
     CommandResult json =
-        run(kind.showCommand(unit, planRole, List.of("-json", planFile.toString())), readable);
+        run(
+            tools.argv().showCommand(unit, planRole, List.of("-json", planFile.toString())),
+            readable);
     CommandResult text =
-        run(kind.showCommand(unit, planRole, List.of("-no-color", planFile.toString())), readable);
+        run(
+            tools.argv().showCommand(unit, planRole, List.of("-no-color", planFile.toString())),
+            readable);
     if (json.exitCode() != 0 || text.exitCode() != 0) {
       return Step.failed(failure("show", json.exitCode() != 0 ? json : text));
     }
@@ -193,9 +140,10 @@ public final class TerraRun {
    *
    * @return the full addresses of the resources of {@code newProviders} in the state afterwards
    */
+  @Override
   public Step<List<String>> apply(Execution execution, Set<String> newProviders) {
     Optional<String> refused =
-        kind.refusedRole("apply", execution.unit(), execution.spec().applyRole());
+        tools.argv().refusedRole("apply", execution.unit(), execution.spec().applyRole());
     if (refused.isPresent()) {
       return Step.failed(refused.get());
     }
@@ -213,12 +161,18 @@ public final class TerraRun {
               + execution.planSha256()
               + "); nothing was applied");
     }
+    String notReady = initialise(execution, execution.spec().applyRole());
+    if (notReady != null) {
+      return Step.failed(notReady + "; nothing was applied");
+    }
     CommandResult json =
         run(
-            kind.showCommand(
-                execution.unit(),
-                execution.spec().applyRole(),
-                List.of("-json", planFile.toString())),
+            tools
+                .argv()
+                .showCommand(
+                    execution.unit(),
+                    execution.spec().applyRole(),
+                    List.of("-json", planFile.toString())),
             new Sandbox.PlanFile(planFile, false));
     if (json.exitCode() != 0) {
       return Step.failed(failure("show", json));
@@ -244,6 +198,7 @@ public final class TerraRun {
    *
    * @return whether there was one to wait for
    */
+  @Override
   public boolean awaitOrphanedApply(Execution execution, Consumer<String> log) {
     Path pidFile = applyPidFile(execution);
     Optional<ProcessHandle> orphan;
@@ -291,6 +246,7 @@ public final class TerraRun {
    * that the voters approved (the same addresses with the same actions, nothing new): they are
    * applied without a new vote. Anything else fails, and nothing more is applied.
    */
+  @Override
   public Step<Resumed> finishInterruptedApply(Execution execution, Set<String> newProviders) {
     Path approvedFile = planFile(execution);
     if (!Files.isRegularFile(approvedFile)
@@ -303,10 +259,16 @@ public final class TerraRun {
       return Step.failed(notGenerated);
     }
     String applyRole = execution.spec().applyRole();
+    String notReady = initialise(execution, applyRole);
+    if (notReady != null) {
+      return Step.failed(notReady + "; nothing was applied");
+    }
     CommandResult approvedJson =
         run(
-            kind.showCommand(
-                execution.unit(), applyRole, List.of("-json", approvedFile.toString())),
+            tools
+                .argv()
+                .showCommand(
+                    execution.unit(), applyRole, List.of("-json", approvedFile.toString())),
             new Sandbox.PlanFile(approvedFile, false));
     if (approvedJson.exitCode() != 0) {
       return Step.failed(failure("show", approvedJson));
@@ -321,8 +283,10 @@ public final class TerraRun {
                 plan(
                     execution.unit(),
                     execution.name() + "-resumed",
-                    kind.planCommands(
-                        execution.unit(), applyRole, execution.spec().destroyTargets()),
+                    tools
+                        .argv()
+                        .planCommands(
+                            execution.unit(), applyRole, execution.spec().destroyTargets()),
                     applyRole));
     if (replanned.error() != null) {
       return Step.failed(replanned.error());
@@ -400,7 +364,10 @@ public final class TerraRun {
               + " and resume");
     }
     CommandResult unlocked =
-        run(kind.forceUnlockCommand(execution.unit(), execution.spec().applyRole(), held.id()));
+        run(
+            tools
+                .argv()
+                .forceUnlockCommand(execution.unit(), execution.spec().applyRole(), held.id()));
     if (unlocked.exitCode() != 0) {
       return Step.failed(failure("force-unlock", unlocked));
     }
@@ -416,12 +383,8 @@ public final class TerraRun {
    *     no stack generates the unit
    */
   private String generate(String unit, String consequence) {
-    try {
-      stackGenerator.generate(repositoryRoot, unit);
-      return null;
-    } catch (LivegateException e) {
-      return e.getMessage() + "; " + consequence;
-    }
+    String notGenerated = sandboxedPlan.generate(repositoryRoot, unit);
+    return notGenerated == null ? null : notGenerated + "; " + consequence;
   }
 
   /** Where an apply's PID is kept while it runs. */
@@ -446,16 +409,20 @@ public final class TerraRun {
     }
     for (List<String> command : execution.spec().applyCommands()) {
       CommandResult result =
-          runner.run(
-              new Command(
-                  sandbox.wrap(
-                      withPlanFile(command, planFile),
+          tools
+              .runner()
+              .run(
+                  new Command(
+                      tools
+                          .sandbox()
+                          .wrap(
+                              SandboxedPlan.withPlanFile(command, Optional.of(planFile)),
+                              repositoryRoot,
+                              Optional.of(new Sandbox.PlanFile(planFile, false))),
                       repositoryRoot,
-                      Optional.of(new Sandbox.PlanFile(planFile, false))),
-                  repositoryRoot,
-                  environment,
-                  TIMEOUT,
-                  Optional.of(applyPidFile(execution))));
+                      tools.environment(),
+                      TIMEOUT,
+                      Optional.of(applyPidFile(execution))));
       if (result.exitCode() != 0) {
         return failure("apply", result);
       }
@@ -468,12 +435,20 @@ public final class TerraRun {
    * the apply task, so it reads the state with the apply role: on AWS that task may assume no plan
    * role.
    */
+  @Override
   public List<String> newResources(Execution execution, Set<String> providers) {
     if (providers.isEmpty()) {
       return List.of();
     }
+    String notReady = initialise(execution, execution.spec().applyRole());
+    if (notReady != null) {
+      throw new LivegateException("cannot read the state of " + execution.unit() + ": " + notReady);
+    }
     CommandResult state =
-        run(kind.showCommand(execution.unit(), execution.spec().applyRole(), List.of("-json")));
+        run(
+            tools
+                .argv()
+                .showCommand(execution.unit(), execution.spec().applyRole(), List.of("-json")));
     if (state.exitCode() != 0) {
       throw new LivegateException(
           "cannot read the state of " + execution.unit() + ": " + state.tail(TAIL_LINES));
@@ -481,48 +456,34 @@ public final class TerraRun {
     return PlanJson.resourcesOf(state.stdout(), providers);
   }
 
-  private CommandResult run(List<String> argv) {
-    return runner.run(
-        new Command(
-            sandbox.wrap(argv, repositoryRoot, Optional.empty()),
-            repositoryRoot,
-            environment,
-            TIMEOUT));
-  }
-
-  private CommandResult run(List<String> argv, Sandbox.PlanFile planFile) {
-    return runner.run(
-        new Command(
-            sandbox.wrap(argv, repositoryRoot, Optional.of(planFile)),
-            repositoryRoot,
-            environment,
-            TIMEOUT));
-  }
-
   /**
-   * A fresh, empty plan file that only its owner can read: a sandbox can only hand a command a file
-   * that exists, and a plan holds the values of every variable.
+   * Readies the unit's directory in this workspace for show and apply, once: its plan ran in a
+   * workspace of its own ({@link RunnerArgv#initCommands}).
+   *
+   * @return why it could not; null when it is ready
    */
-  private static void createOwnerOnly(Path planFile) {
-    try {
-      Files.createDirectories(planFile.getParent());
-      Files.deleteIfExists(planFile);
-      Files.createFile(
-          planFile,
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    } catch (IOException e) {
-      throw new LivegateException("cannot create " + planFile + ": " + e.getMessage(), e);
+  private String initialise(Execution execution, String role) {
+    synchronized (this) {
+      if (initialised) {
+        return null;
+      }
+      for (List<String> command : tools.argv().initCommands(execution.unit(), role)) {
+        CommandResult result = run(command);
+        if (result.exitCode() != 0) {
+          return failure("init", result);
+        }
+      }
+      initialised = true;
+      return null;
     }
   }
 
-  private static List<String> withPlanFile(List<String> command, Path planFile) {
-    return command.stream()
-        .map(
-            argument ->
-                argument.equals(RunnerArgv.PLAN_FILE)
-                    ? planFile.toString()
-                    : argument.equals(OUT_PLAN_FILE) ? "-out=" + planFile : argument)
-        .toList();
+  private CommandResult run(List<String> argv) {
+    return sandboxedPlan.run(argv, repositoryRoot, repositoryRoot, Optional.empty(), TIMEOUT);
+  }
+
+  private CommandResult run(List<String> argv, Sandbox.PlanFile planFile) {
+    return sandboxedPlan.run(argv, repositoryRoot, repositoryRoot, Optional.of(planFile), TIMEOUT);
   }
 
   private static String failure(String step, CommandResult result) {

@@ -2,14 +2,14 @@ package io.livegate.process;
 
 import io.livegate.core.LivegateException;
 import io.livegate.core.pr.UnitPlanner;
-import io.livegate.core.runner.CommandRunner;
-import io.livegate.core.runner.RunnerArgv;
-import io.livegate.core.runner.Sandbox;
+import io.livegate.core.unit.UnitRunner;
+import io.livegate.scan.SandboxedPlan;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A pull request's unit plan with {@link TerraRun}: the same plan commands as a deployment's Plan,
@@ -17,50 +17,45 @@ import java.util.Map;
  * applied, and a plan file can hold secrets.
  */
 public final class TerraRunUnitPlanner implements UnitPlanner {
-  private final CommandRunner runner;
-  private final RunnerArgv kind;
+  private final SandboxedPlan.Tools tools;
   private final Path plans;
-  private final Map<String, String> environment;
-  private final Sandbox sandbox;
 
   /**
+   * @param tools the runner, its argv, the sandbox the pull request's code runs in, and the
+   *     environment of terraform or terragrunt
    * @param plans where plan files are written while a plan runs
-   * @param environment the environment of terraform or terragrunt
-   * @param sandbox where terraform or terragrunt run the pull request's code
    */
-  public TerraRunUnitPlanner(
-      CommandRunner runner,
-      RunnerArgv kind,
-      Path plans,
-      Map<String, String> environment,
-      Sandbox sandbox) {
-    this.runner = runner;
-    this.kind = kind;
+  public TerraRunUnitPlanner(SandboxedPlan.Tools tools, Path plans) {
+    this.tools = tools;
     this.plans = plans;
-    this.environment = Map.copyOf(environment);
-    this.sandbox = sandbox;
   }
 
   @Override
   public Outcome plan(Path repositoryRoot, String unit, String planRole, String planName) {
+    // Its own directory, so that whatever the plan left there is deleted with it.
+    Path own = plans.resolve(planName);
     try {
-      Files.createDirectories(plans);
-    } catch (IOException e) {
-      throw new LivegateException("cannot create " + plans + ": " + e.getMessage(), e);
-    }
-    TerraRun terraRun = new TerraRun(runner, kind, repositoryRoot, plans, environment, sandbox);
-    try {
-      TerraRun.Step<TerraRun.Plan> planned =
-          terraRun.plan(unit, planName, kind.planCommands(unit, planRole, List.of()), planRole);
+      UnitRunner.Step<UnitRunner.Plan> planned =
+          new TerraRun(tools, repositoryRoot, own)
+              .plan(unit, planName, tools.argv().planCommands(unit, planRole, List.of()), planRole);
       return planned.error() == null
           ? Outcome.planned(planned.value().summary(), planned.value().text())
           : Outcome.failed(planned.error());
     } finally {
-      try {
-        Files.deleteIfExists(terraRun.planFile(planName));
-      } catch (IOException e) {
-        throw new LivegateException("cannot delete the pull request's plan file: " + e, e);
+      deleteTree(own);
+    }
+  }
+
+  private static void deleteTree(Path directory) {
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(directory)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
       }
+    } catch (IOException e) {
+      throw new LivegateException("cannot delete the pull request's plan file: " + e, e);
     }
   }
 }

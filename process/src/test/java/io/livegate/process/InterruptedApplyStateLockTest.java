@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.runner.RunnerArgv;
+import io.livegate.core.runner.Sandbox;
+import io.livegate.core.unit.UnitRunner;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -119,15 +122,17 @@ class InterruptedApplyStateLockTest {
     Path cliConfig = Files.writeString(dir.resolve("terraformrc"), "");
     terraRun =
         new TerraRun(
-            new ProcessCommandRunner(),
-            RunnerArgv.TERRAFORM,
+            new SandboxedPlan.Tools(
+                new ProcessCommandRunner(),
+                RunnerArgv.TERRAFORM,
+                Sandbox.none("terraform runs without a sandbox"),
+                Map.of(
+                    "AWS_ACCESS_KEY_ID", "test",
+                    "AWS_SECRET_ACCESS_KEY", "test",
+                    "AWS_REGION", "us-east-1",
+                    "TF_CLI_CONFIG_FILE", cliConfig.toString())),
             repo.root(),
-            Files.createDirectories(dir.resolve("plans")),
-            Map.of(
-                "AWS_ACCESS_KEY_ID", "test",
-                "AWS_SECRET_ACCESS_KEY", "test",
-                "AWS_REGION", "us-east-1",
-                "TF_CLI_CONFIG_FILE", cliConfig.toString()));
+            Files.createDirectories(dir.resolve("plans")));
   }
 
   @Test
@@ -136,7 +141,7 @@ class InterruptedApplyStateLockTest {
     killTheApplyWhileItHoldsTheLock(planned);
     assertThat(lockFile().statusCode()).as("the killed apply left its lock").isEqualTo(200);
 
-    TerraRun.Step<TerraRun.Resumed> resumed =
+    UnitRunner.Step<UnitRunner.Resumed> resumed =
         terraRun.finishInterruptedApply(planned, Set.of(BUILTIN));
 
     assertThat(resumed.error()).isNull();
@@ -160,7 +165,7 @@ class InterruptedApplyStateLockTest {
             + "/app/terraform.tfstate\"}";
     assertThat(put(lockPath(), foreign).statusCode()).isEqualTo(200);
 
-    TerraRun.Step<TerraRun.Resumed> resumed =
+    UnitRunner.Step<UnitRunner.Resumed> resumed =
         terraRun.finishInterruptedApply(planned, Set.of(BUILTIN));
 
     assertThat(resumed.error())
@@ -172,7 +177,7 @@ class InterruptedApplyStateLockTest {
 
   /** Starts the apply, waits until it holds the lock, and kills terraform and its children. */
   private void killTheApplyWhileItHoldsTheLock(Execution planned) throws Exception {
-    CompletableFuture<TerraRun.Step<List<String>>> apply =
+    CompletableFuture<UnitRunner.Step<List<String>>> apply =
         CompletableFuture.supplyAsync(() -> terraRun.apply(planned, Set.of(BUILTIN)));
     Path pidFile = terraRun.applyPidFile(planned);
     Instant deadline = Instant.now().plusSeconds(20);

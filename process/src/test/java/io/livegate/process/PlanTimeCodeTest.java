@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.livegate.core.runner.PrivateTemp;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
+import io.livegate.core.unit.UnitRunner;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,13 +45,15 @@ class PlanTimeCodeTest {
     environment.put("TF_IN_AUTOMATION", "1");
     TerraRun terraRun =
         new TerraRun(
-            new ProcessCommandRunner(),
-            RunnerArgv.TERRAFORM,
+            new SandboxedPlan.Tools(
+                new ProcessCommandRunner(),
+                RunnerArgv.TERRAFORM,
+                Sandbox.none("terraform runs without a sandbox"),
+                environment),
             repo.root(),
-            Files.createDirectories(dir.resolve("plans")),
-            environment);
+            Files.createDirectories(dir.resolve("plans")));
 
-    TerraRun.Step<TerraRun.Plan> plan =
+    UnitRunner.Step<UnitRunner.Plan> plan =
         terraRun.plan(
             UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, null, List.of()), null);
 
@@ -86,7 +90,7 @@ class PlanTimeCodeTest {
     PlanTimeSpy spy =
         PlanTimeSpy.install(repo.root().resolve(".spy"), repo.root().resolve(UNIT), attempts);
 
-    TerraRun.Step<TerraRun.Plan> plan = planInTheSandbox(repo, state, plans, spy);
+    UnitRunner.Step<UnitRunner.Plan> plan = planInTheSandbox(repo, state, plans, spy);
 
     System.out.println("what the sandboxed plan-time provider saw:\n" + spy.log());
     System.out.println("the plan: " + plan.error());
@@ -122,7 +126,7 @@ class PlanTimeCodeTest {
     PlanTimeSpy spy =
         PlanTimeSpy.install(repo.root().resolve(".spy"), repo.root().resolve(UNIT), attempts);
 
-    TerraRun.Step<TerraRun.Plan> plan = planInTheSandbox(repo, state, plans, spy);
+    UnitRunner.Step<UnitRunner.Plan> plan = planInTheSandbox(repo, state, plans, spy);
 
     System.out.println("what the sandboxed plan-time provider saw in /tmp:\n" + spy.log());
     assertThat(plan.error()).as("the spy is no real provider").isNotNull();
@@ -138,17 +142,15 @@ class PlanTimeCodeTest {
   /**
    * The unit's plan in the bubblewrap sandbox that hides {@code state}, with the spy as provider.
    */
-  private static TerraRun.Step<TerraRun.Plan> planInTheSandbox(
+  private static UnitRunner.Step<UnitRunner.Plan> planInTheSandbox(
       TestRepo repo, Path state, Path plans, PlanTimeSpy spy) {
     Sandbox sandbox = BubblewrapSandbox.find(List.of(state)).orElseThrow();
     TerraRun terraRun =
         new TerraRun(
-            new ProcessCommandRunner(),
-            RunnerArgv.TERRAFORM,
+            new SandboxedPlan.Tools(
+                new ProcessCommandRunner(), RunnerArgv.TERRAFORM, sandbox, spy.environment()),
             repo.root(),
-            plans,
-            spy.environment(),
-            sandbox);
+            plans);
     return terraRun.plan(
         UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, null, List.of()), null);
   }

@@ -7,7 +7,10 @@ import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.RunnerArgv;
+import io.livegate.core.runner.Sandbox;
 import io.livegate.core.testing.ScriptedCommandRunner;
+import io.livegate.core.unit.UnitRunner;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,19 +42,25 @@ class TerraRunTest {
     Path plans = Files.createDirectories(dir.resolve("plans"));
     terraRun =
         new TerraRun(
-            new ProcessCommandRunner(), RunnerArgv.TERRAFORM, repo.root(), plans, Map.of());
+            new SandboxedPlan.Tools(
+                new ProcessCommandRunner(),
+                RunnerArgv.TERRAFORM,
+                Sandbox.none("terraform runs without a sandbox"),
+                Map.of()),
+            repo.root(),
+            plans);
   }
 
   @Test
   void anInterruptedApplyThatHadFinishedIsNotAppliedAgain() {
     Execution planned = planned(execution("d1-app", List.of()));
     assertThat(planned.planSummary().newProviders()).containsExactly(BUILTIN);
-    TerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
+    UnitRunner.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
     assertThat(applied.error()).isNull();
     assertThat(applied.value()).containsExactly("terraform_data.app");
     String id = TerraformState.ids(dir.resolve("live").resolve(UNIT)).get("terraform_data.app");
 
-    TerraRun.Step<TerraRun.Resumed> resumed =
+    UnitRunner.Step<UnitRunner.Resumed> resumed =
         terraRun.finishInterruptedApply(planned, Set.of(BUILTIN));
 
     assertThat(resumed.error()).isNull();
@@ -66,7 +75,7 @@ class TerraRunTest {
   void anInterruptedApplyWithApprovedChangesLeftFinishesThemWithoutANewVote() {
     Execution planned = planned(execution("d1-app", List.of()));
 
-    TerraRun.Step<TerraRun.Resumed> resumed =
+    UnitRunner.Step<UnitRunner.Resumed> resumed =
         terraRun.finishInterruptedApply(planned, Set.of(BUILTIN));
 
     assertThat(resumed.error()).isNull();
@@ -83,7 +92,7 @@ class TerraRunTest {
         dir.resolve("live").resolve(UNIT).resolve("extra.tf"),
         "resource \"terraform_data\" \"extra\" {}\n");
 
-    TerraRun.Step<TerraRun.Resumed> resumed =
+    UnitRunner.Step<UnitRunner.Resumed> resumed =
         terraRun.finishInterruptedApply(planned, Set.of(BUILTIN));
 
     assertThat(resumed.error())
@@ -99,7 +108,7 @@ class TerraRunTest {
     Files.writeString(
         terraRun.planFile(planned), "tampered", java.nio.file.StandardOpenOption.APPEND);
 
-    TerraRun.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
+    UnitRunner.Step<List<String>> applied = terraRun.apply(planned, Set.of(BUILTIN));
 
     assertThat(applied.error())
         .contains("differs from the approved one")
@@ -127,7 +136,7 @@ class TerraRunTest {
             planned.startedAt(),
             planned.finishedAt());
 
-    TerraRun.Step<List<String>> applied = terraRun.apply(shownNothing, Set.of(BUILTIN));
+    UnitRunner.Step<List<String>> applied = terraRun.apply(shownNothing, Set.of(BUILTIN));
 
     assertThat(applied.error())
         .isEqualTo(
@@ -140,10 +149,17 @@ class TerraRunTest {
   void theTerraformRunnerRefusesAPlanRoleItCannotAssumeAndRunsNothing() {
     ScriptedCommandRunner runner = new ScriptedCommandRunner();
     TerraRun terraform =
-        new TerraRun(runner, RunnerArgv.TERRAFORM, dir, dir.resolve("plans"), Map.of());
+        new TerraRun(
+            new SandboxedPlan.Tools(
+                runner,
+                RunnerArgv.TERRAFORM,
+                Sandbox.none("terraform runs without a sandbox"),
+                Map.of()),
+            dir,
+            dir.resolve("plans"));
     String planRole = "arn:aws:iam::111111111111:role/livegate-plan";
 
-    TerraRun.Step<TerraRun.Plan> plan =
+    UnitRunner.Step<UnitRunner.Plan> plan =
         terraform.plan(
             UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, planRole, List.of()), planRole);
 
@@ -161,10 +177,17 @@ class TerraRunTest {
   void aUnitPathThatContainsThePlanFilePlaceholderIsRefusedAndNothingRuns() {
     ScriptedCommandRunner runner = new ScriptedCommandRunner();
     TerraRun terragrunt =
-        new TerraRun(runner, RunnerArgv.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
+        new TerraRun(
+            new SandboxedPlan.Tools(
+                runner,
+                RunnerArgv.TERRAGRUNT,
+                Sandbox.none("terraform runs without a sandbox"),
+                Map.of()),
+            dir,
+            dir.resolve("plans"));
     String unit = "dev/{plan_file}";
 
-    TerraRun.Step<TerraRun.Plan> plan =
+    UnitRunner.Step<UnitRunner.Plan> plan =
         terragrunt.plan(
             unit, "d1-app", RunnerArgv.TERRAGRUNT.planCommands(unit, null, List.of()), null);
 
@@ -183,7 +206,8 @@ class TerraRunTest {
     assertThat(rollback.planSummary().destroy()).isEqualTo(1);
     assertThat(terraRun.apply(rollback, Set.of()).error()).isNull();
 
-    TerraRun.Step<TerraRun.Resumed> resumed = terraRun.finishInterruptedApply(rollback, Set.of());
+    UnitRunner.Step<UnitRunner.Resumed> resumed =
+        terraRun.finishInterruptedApply(rollback, Set.of());
 
     assertThat(resumed.error()).isNull();
     assertThat(resumed.value().detail())
@@ -207,7 +231,14 @@ class TerraRunTest {
                 + "\"}]}}}",
             false));
     TerraRun terragrunt =
-        new TerraRun(runner, RunnerArgv.TERRAGRUNT, dir, dir.resolve("plans"), Map.of());
+        new TerraRun(
+            new SandboxedPlan.Tools(
+                runner,
+                RunnerArgv.TERRAGRUNT,
+                Sandbox.none("terraform runs without a sandbox"),
+                Map.of()),
+            dir,
+            dir.resolve("plans"));
     Execution execution = execution("d1-app", List.of());
     ExecutionSpec spec = execution.spec();
     Execution withRoles =

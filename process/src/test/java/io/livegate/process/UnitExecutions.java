@@ -6,6 +6,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.runner.RunnerArgv;
+import io.livegate.core.unit.UnitRunner;
 import java.time.Instant;
 import java.util.List;
 
@@ -52,7 +53,7 @@ final class UnitExecutions {
 
   /** The execution after Plan: with its saved plan's hash and summary, as the metadb has it. */
   static Execution planned(TerraRun terraRun, Execution execution) {
-    TerraRun.Step<TerraRun.Plan> plan = terraRun.plan(execution);
+    UnitRunner.Step<UnitRunner.Plan> plan = terraRun.plan(execution);
     assertThat(plan.error()).as("plan").isNull();
     return new Execution(
         execution.id(),

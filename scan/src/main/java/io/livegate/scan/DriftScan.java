@@ -5,11 +5,8 @@ import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Account;
 import io.livegate.core.drift.DriftReport;
 import io.livegate.core.flow.PlanJson;
-import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
-import io.livegate.core.runner.CommandRunner;
 import io.livegate.core.runner.PrivateTemp;
-import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.scan.graph.UnitGraph;
 import io.livegate.scan.repo.GitRepo;
@@ -24,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionService;
@@ -41,32 +37,21 @@ import java.util.stream.Collectors;
  * back, is an error for that unit, never "no drift".
  *
  * <p>The plans run the trunk's code, which is as hostile as a merged change's: every command runs
- * in the {@link Sandbox}, which sees the repository and the unit's own plan file; the plan files
- * are kept in a {@link PrivateTemp} directory.
+ * in the {@link Sandbox}, which sees a {@link ThrowawayCopy} of the repository of the unit's own
+ * and the unit's own plan file; the plan files are kept in a {@link PrivateTemp} directory.
  */
 public final class DriftScan {
   private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
-  private static final int OUTPUT_TAIL_LINES = 20;
 
-  private final CommandRunner runner;
-  private final Sandbox sandbox;
-  private final RunnerArgv runnerKind;
-  private final Map<String, String> runnerEnvironment;
+  private final SandboxedPlan.Tools tools;
   private final ProgressListener progress;
 
   /**
-   * @param sandbox where terraform and terragrunt run the repository's code
+   * @param tools the runner, its argv, the sandbox the repository's code runs in, and the plan
+   *     processes' environment
    */
-  public DriftScan(
-      CommandRunner runner,
-      Sandbox sandbox,
-      RunnerArgv runnerKind,
-      Map<String, String> runnerEnvironment,
-      ProgressListener progress) {
-    this.runner = runner;
-    this.sandbox = sandbox;
-    this.runnerKind = runnerKind;
-    this.runnerEnvironment = Map.copyOf(runnerEnvironment);
+  public DriftScan(SandboxedPlan.Tools tools, ProgressListener progress) {
+    this.tools = tools;
     this.progress = progress;
   }
 
@@ -105,12 +90,12 @@ public final class DriftScan {
           Path.of(repo.root()),
           head,
           command.parallelism(),
-          new StackGenerator(remoteSources, command.environment()));
+          new SandboxedPlan(tools, new StackGenerator(remoteSources, command.environment())));
     }
   }
 
   private DriftReport plan(
-      UnitGraph graph, Path root, String head, int parallelism, StackGenerator stackGenerator) {
+      UnitGraph graph, Path root, String head, int parallelism, SandboxedPlan unitPlans) {
     Path plans = PrivateTemp.directory("drift-");
     ExecutorService pool =
         Executors.newFixedThreadPool(
@@ -127,7 +112,7 @@ public final class DriftScan {
     // When the sandbox lets concurrent commands see each other, one account's units at a time, so
     // that no unit's code gets the session of another account's plan role.
     Collection<List<String>> batches =
-        sandbox.concurrentCommandsSeeEachOther()
+        tools.sandbox().concurrentCommandsSeeEachOther()
             ? units.stream()
                 .collect(
                     Collectors.groupingBy(
@@ -141,7 +126,7 @@ public final class DriftScan {
         for (String unit : batch) {
           Path planFile = plans.resolve(submitted++ + ".tfplan");
           completions.submit(
-              () -> planUnit(graph.account(unit), root, unit, planFile, stackGenerator));
+              () -> planInCopy(graph.account(unit), root, unit, planFile, unitPlans));
         }
         for (int left = batch.size(); left > 0; left--) {
           done++;
@@ -192,57 +177,62 @@ public final class DriftScan {
             + ")");
   }
 
+  private Outcome planInCopy(
+      Account account, Path root, String unit, Path planFile, SandboxedPlan plans) {
+    // Each unit plans in a copy of its own: what its code writes, no other unit's plan sees.
+    try (ThrowawayCopy copy = ThrowawayCopy.of(root)) {
+      return planUnit(account, copy.root(), unit, planFile, plans);
+    }
+  }
+
   private Outcome planUnit(
-      Account account, Path root, String unit, Path planFile, StackGenerator stackGenerator) {
-    try {
-      stackGenerator.generate(root, unit);
-    } catch (LivegateException e) {
-      return new Outcome(unit, List.of(), e.getMessage());
-    }
-    Optional<String> refused = runnerKind.refusedRole("plan", unit, account.planRole());
-    if (refused.isPresent()) {
-      return new Outcome(unit, List.of(), refused.get());
-    }
+      Account account, Path root, String unit, Path planFile, SandboxedPlan plans) {
     Path directory = root.resolve(unit);
+    SandboxedPlan.Result result;
     try {
-      // a sandbox can only hand a command a file that exists
-      Files.createFile(planFile);
-    } catch (IOException e) {
-      return new Outcome(unit, List.of(), "cannot create its plan file: " + e.getMessage());
+      result =
+          plans.plan(
+              new SandboxedPlan.Request(
+                  root,
+                  unit,
+                  account.planRole(),
+                  tools.argv().driftPlanCommands(directory.toString(), account),
+                  directory,
+                  Optional.of(planFile),
+                  PLAN_TIMEOUT));
+    } catch (RuntimeException e) {
+      return new Outcome(unit, List.of(), "the runner failed: " + e.getMessage());
     }
-    Sandbox.PlanFile writable = new Sandbox.PlanFile(planFile, true);
-    List<List<String>> commands = runnerKind.driftPlanCommands(directory.toString(), account);
-    for (int index = 0; index < commands.size(); index++) {
-      List<String> argv =
-          commands.get(index).stream()
-              .map(argument -> argument.replace(RunnerArgv.PLAN_FILE, planFile.toString()))
-              .toList();
-      CommandResult result = run(argv, root, directory, writable);
-      boolean last = index == commands.size() - 1;
-      if (last && result.exitCode() == 0) {
-        return new Outcome(unit, List.of(), null);
-      }
-      if (last && result.exitCode() == 2) {
-        return changes(account, unit, root, directory, planFile);
-      }
-      if (result.exitCode() != 0) {
-        return new Outcome(unit, List.of(), describe(result));
-      }
+    if (result.failure() != null) {
+      return new Outcome(unit, List.of(), SandboxedPlan.describe(result.failure()));
     }
-    throw new IllegalStateException("the runner has no plan command");
+    return result.changed()
+        ? changes(account, unit, root, directory, planFile, plans)
+        : new Outcome(unit, List.of(), null);
   }
 
   /** The saved plan's changes; a plan that shows none although it exited 2 is an error. */
-  private Outcome changes(Account account, String unit, Path root, Path directory, Path planFile) {
-    CommandResult show =
-        run(
-            runnerKind.showCommand(
-                directory.toString(), account.planRole(), List.of("-json", planFile.toString())),
-            root,
-            directory,
-            new Sandbox.PlanFile(planFile, false));
+  private Outcome changes(
+      Account account, String unit, Path root, Path directory, Path planFile, SandboxedPlan plans) {
+    CommandResult show;
+    try {
+      show =
+          plans.run(
+              tools
+                  .argv()
+                  .showCommand(
+                      directory.toString(),
+                      account.planRole(),
+                      List.of("-json", planFile.toString())),
+              root,
+              directory,
+              Optional.of(new Sandbox.PlanFile(planFile, false)),
+              PLAN_TIMEOUT);
+    } catch (RuntimeException e) {
+      show = new CommandResult(-1, "the runner failed: " + e, false);
+    }
     if (show.exitCode() != 0) {
-      return new Outcome(unit, List.of(), "show of the plan " + describe(show));
+      return new Outcome(unit, List.of(), "show of the plan " + SandboxedPlan.describe(show));
     }
     List<String> changes;
     try {
@@ -255,26 +245,6 @@ public final class DriftScan {
       return new Outcome(unit, List.of("outputs: changed"), null);
     }
     return new Outcome(unit, changes, null);
-  }
-
-  private CommandResult run(
-      List<String> argv, Path root, Path directory, Sandbox.PlanFile planFile) {
-    try {
-      return runner.run(
-          new Command(
-              sandbox.wrap(argv, root, Optional.of(planFile)),
-              directory,
-              runnerEnvironment,
-              PLAN_TIMEOUT));
-    } catch (RuntimeException e) {
-      return new CommandResult(-1, "the runner failed: " + e, false);
-    }
-  }
-
-  private static String describe(CommandResult failure) {
-    String how = failure.timedOut() ? "timed out" : "exited with " + failure.exitCode();
-    String tail = failure.tail(OUTPUT_TAIL_LINES);
-    return tail.isBlank() ? how : how + "\n" + tail;
   }
 
   private static void deleteQuietly(Path directory) {

@@ -2,10 +2,7 @@ package io.livegate.scan;
 
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
-import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
-import io.livegate.core.runner.CommandRunner;
-import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
@@ -46,32 +43,21 @@ import java.util.concurrent.Executors;
  * anyway and is not planned.
  *
  * <p>The plans run the merged change's code before any vote, so every command runs in the {@link
- * Sandbox}, which sees the repository and no plan file.
+ * Sandbox}, which sees a {@link ThrowawayCopy} of the repository of the unit's own and no plan
+ * file: what one unit's code writes, no other unit's plan sees.
  */
 public final class PlanScan {
   private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
-  private static final int OUTPUT_TAIL_LINES = 20;
 
-  private final CommandRunner runner;
-  private final Sandbox sandbox;
-  private final RunnerArgv runnerKind;
-  private final Map<String, String> runnerEnvironment;
+  private final SandboxedPlan.Tools tools;
   private final ProgressListener progress;
 
   /**
-   * @param sandbox where terraform and terragrunt run the repository's code
-   * @param runnerEnvironment variables for the plan processes, such as TF_CLI_CONFIG_FILE
+   * @param tools the runner, its argv, the sandbox the repository's code runs in, and the plan
+   *     processes' environment (such as TF_CLI_CONFIG_FILE)
    */
-  public PlanScan(
-      CommandRunner runner,
-      Sandbox sandbox,
-      RunnerArgv runnerKind,
-      Map<String, String> runnerEnvironment,
-      ProgressListener progress) {
-    this.runner = runner;
-    this.sandbox = sandbox;
-    this.runnerKind = runnerKind;
-    this.runnerEnvironment = Map.copyOf(runnerEnvironment);
+  public PlanScan(SandboxedPlan.Tools tools, ProgressListener progress) {
+    this.tools = tools;
     this.progress = progress;
   }
 
@@ -109,7 +95,7 @@ public final class PlanScan {
               graph,
               Path.of(repo.root()),
               command.parallelism(),
-              new StackGenerator(remoteSources, command.environment()));
+              new SandboxedPlan(tools, new StackGenerator(remoteSources, command.environment())));
       List<FileChange> files = command.all() ? List.of() : repo.changes(base, head);
       SortedMap<String, DeletedUnit> deleted =
           command.all()
@@ -133,7 +119,7 @@ public final class PlanScan {
   }
 
   private SortedMap<String, Set<Reason>> plan(
-      UnitGraph graph, Path root, int parallelism, StackGenerator stackGenerator) {
+      UnitGraph graph, Path root, int parallelism, SandboxedPlan plans) {
     Map<String, Integer> waiting = new HashMap<>();
     for (String unit : graph.units()) {
       waiting.put(
@@ -185,7 +171,7 @@ public final class PlanScan {
             finished += settle(unit, graph, waiting, ready);
             continue;
           }
-          completions.submit(() -> planUnit(graph, root, unit, stackGenerator));
+          completions.submit(() -> planUnit(graph, root, unit, plans));
           running++;
           runningAccount = graph.account(unit).name();
         }
@@ -195,7 +181,7 @@ public final class PlanScan {
         Outcome outcome = completions.take().get();
         running--;
         if (outcome.failure() != null) {
-          failures.put(outcome.unit(), describe(outcome.failure()));
+          failures.put(outcome.unit(), SandboxedPlan.describe(outcome.failure()));
         } else if (outcome.changed()) {
           inStack.add(outcome.unit());
           changed.put(
@@ -242,7 +228,7 @@ public final class PlanScan {
    * (the others wait until those finish). Null when none may start now.
    */
   private String nextReady(UnitGraph graph, PriorityQueue<String> ready, String runningAccount) {
-    if (runningAccount == null || !sandbox.concurrentCommandsSeeEachOther()) {
+    if (runningAccount == null || !tools.sandbox().concurrentCommandsSeeEachOther()) {
       return ready.poll();
     }
     String next =
@@ -277,50 +263,25 @@ public final class PlanScan {
     return 1;
   }
 
-  private Outcome planUnit(UnitGraph graph, Path root, String unit, StackGenerator stackGenerator) {
-    try {
-      stackGenerator.generate(root, unit);
-    } catch (LivegateException e) {
-      return new Outcome(unit, false, new CommandResult(-1, e.getMessage(), false));
+  private Outcome planUnit(UnitGraph graph, Path root, String unit, SandboxedPlan plans) {
+    String role = graph.account(unit).planRole();
+    SandboxedPlan.Result result;
+    // Each unit plans in a copy of its own: what its code writes, no other unit's plan sees.
+    try (ThrowawayCopy copy = ThrowawayCopy.of(root)) {
+      Path directory = copy.root().resolve(unit);
+      result =
+          plans.plan(
+              new SandboxedPlan.Request(
+                  copy.root(),
+                  unit,
+                  role,
+                  tools.argv().planScanCommands(directory.toString(), graph.account(unit)),
+                  directory,
+                  Optional.empty(),
+                  PLAN_TIMEOUT));
+    } catch (RuntimeException e) {
+      return new Outcome(unit, false, new CommandResult(-1, "the runner failed: " + e, false));
     }
-    Optional<String> refused = runnerKind.refusedRole("plan", unit, graph.account(unit).planRole());
-    if (refused.isPresent()) {
-      return new Outcome(unit, false, new CommandResult(-1, refused.get(), false));
-    }
-    Path directory = root.resolve(unit);
-    List<List<String>> commands =
-        runnerKind.planScanCommands(directory.toString(), graph.account(unit));
-    for (int index = 0; index < commands.size(); index++) {
-      CommandResult result;
-      try {
-        result =
-            runner.run(
-                new Command(
-                    sandbox.wrap(commands.get(index), root, Optional.empty()),
-                    directory,
-                    runnerEnvironment,
-                    PLAN_TIMEOUT));
-      } catch (RuntimeException e) {
-        result = new CommandResult(-1, "the runner failed: " + e, false);
-      }
-      boolean last = index == commands.size() - 1;
-      if (last && (result.exitCode() == 0 || result.exitCode() == 2)) {
-        return new Outcome(unit, result.exitCode() == 2, null);
-      }
-      if (result.exitCode() != 0) {
-        return new Outcome(unit, false, result);
-      }
-    }
-    throw new IllegalStateException("the runner has no plan command");
-  }
-
-  /** What went wrong; a failure that ran no command (exit code -1) is its message alone. */
-  private static String describe(CommandResult failure) {
-    String tail = failure.tail(OUTPUT_TAIL_LINES);
-    if (failure.exitCode() < 0 && !failure.timedOut() && !tail.isBlank()) {
-      return tail;
-    }
-    String how = failure.timedOut() ? "timed out" : "exited with " + failure.exitCode();
-    return tail.isBlank() ? how : how + "\n" + tail;
+    return new Outcome(unit, result.changed(), result.failure());
   }
 }

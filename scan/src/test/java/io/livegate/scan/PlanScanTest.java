@@ -113,7 +113,8 @@ class PlanScanTest {
   private DeployStack scan(
       ScriptedSandbox sandbox, RunnerArgv kind, Accounts accounts, int parallelism) {
     return new PlanScan(
-            runner, sandbox, kind, Map.of("TF_IN_AUTOMATION", "1"), ProgressListener.silent())
+            new SandboxedPlan.Tools(runner, kind, sandbox, Map.of("TF_IN_AUTOMATION", "1")),
+            ProgressListener.silent())
         .run(
             ScanCommand.builder(dir, accounts)
                 .base("HEAD")
@@ -412,7 +413,8 @@ class PlanScanTest {
     assertThatThrownBy(
             () ->
                 new PlanScan(
-                        runner, sandbox, RunnerArgv.TERRAGRUNT, Map.of(), ProgressListener.silent())
+                        new SandboxedPlan.Tools(runner, RunnerArgv.TERRAGRUNT, sandbox, Map.of()),
+                        ProgressListener.silent())
                     .run(
                         ScanCommand.builder(dir, Accounts.wholeRepository())
                             .base("HEAD~1")

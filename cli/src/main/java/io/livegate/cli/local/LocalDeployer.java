@@ -11,19 +11,13 @@ import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.FlowState;
-import io.livegate.core.vote.ApplyGate;
+import io.livegate.core.unit.UnitRunner;
+import io.livegate.core.unit.UnitStep;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.Decision;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteMail;
 import io.livegate.core.vote.VoteResult;
-import io.livegate.core.vote.VoteStore;
-import io.livegate.process.TerraRun;
-import io.livegate.scan.repo.Checkout;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,13 +43,11 @@ import java.util.function.Predicate;
  * <p>Every step is recorded as the execution's flow state before it starts, so a run killed at any
  * moment resumes where it was. An apply interrupted mid-way is never applied twice: terraform
  * outlives the run that started it, the resumed run waits for it, plans again, and applies only
- * what the voters approved and is left ({@link TerraRun#finishInterruptedApply}). A flow resumed
- * while it waits for votes mails new links, because the old ones point at the server of the run
- * that died.
+ * what the voters approved and is left ({@link UnitStep#apply}). A flow resumed while it waits for
+ * votes mails new links, because the old ones point at the server of the run that died.
  */
 public final class LocalDeployer {
   private static final Duration DECISION_POLL = Duration.ofMillis(200);
-  private static final String LOCAL_STATE_FILE = "terraform.tfstate";
 
   /**
    * @param voteTimeout how long a vote may take before the execution counts as rejected
@@ -83,45 +75,31 @@ public final class LocalDeployer {
     }
   }
 
-  private final DeploymentStore deployments;
-  private final ExecutionStore executions;
-  private final AdvanceDeployment advance;
-  private final CastVote castVote;
-  private final VoteStore votes;
-  private final TerraRun terraRun;
-  private final Path baseCheckouts;
-  private final Outbox outbox;
-  private final VoteServer server;
-  private final Settings settings;
-  private final Drain drain;
-  private final Consumer<String> log;
-  private final Clock clock;
-
-  public LocalDeployer(
+  /**
+   * What the executor works with.
+   *
+   * @param unitStep plans and applies each unit, as the terra-run task does on AWS
+   * @param server the vote server whose links the voters get
+   * @param drain says when a signal stops the run
+   */
+  public record Ports(
       DeploymentStore deployments,
       ExecutionStore executions,
       AdvanceDeployment advance,
       CastVote castVote,
-      VoteStore votes,
-      TerraRun terraRun,
-      Path baseCheckouts,
+      UnitStep unitStep,
       Outbox outbox,
       VoteServer server,
-      Settings settings,
-      Drain drain,
-      Consumer<String> log,
-      Clock clock) {
-    this.deployments = deployments;
-    this.executions = executions;
-    this.advance = advance;
-    this.castVote = castVote;
-    this.votes = votes;
-    this.terraRun = terraRun;
-    this.baseCheckouts = baseCheckouts;
-    this.outbox = outbox;
-    this.server = server;
+      Drain drain) {}
+
+  private final Ports ports;
+  private final Settings settings;
+  private final Consumer<String> log;
+  private final Clock clock;
+
+  public LocalDeployer(Ports ports, Settings settings, Consumer<String> log, Clock clock) {
+    this.ports = ports;
     this.settings = settings;
-    this.drain = drain;
     this.log = log;
     this.clock = clock;
   }
@@ -139,23 +117,23 @@ public final class LocalDeployer {
     CompletionService<Finished> completions = new ExecutorCompletionService<>(pool);
     Set<Long> inFlight = new HashSet<>();
     try {
-      for (Execution interrupted : executions.list(deploymentId)) {
+      for (Execution interrupted : ports.executions().list(deploymentId)) {
         if (interrupted.status() == ExecutionStatus.RUNNING) {
-          boolean begun = executions.flowState(interrupted.id()).isPresent();
+          boolean begun = ports.executions().flowState(interrupted.id()).isPresent();
           log(interrupted, begun ? "resuming after an interruption" : "released");
           inFlight.add(interrupted.id());
           completions.submit(() -> flow(interrupted, true));
         }
       }
-      submit(advance.created(deploymentId), deploymentId, completions, inFlight);
+      submit(ports.advance().created(deploymentId), deploymentId, completions, inFlight);
       while (true) {
         if (inFlight.isEmpty()) {
-          Deployment deployment = deployments.find(deploymentId).orElseThrow();
+          Deployment deployment = ports.deployments().find(deploymentId).orElseThrow();
           if (deployment.status().isFinished()
               || deployment.status() == DeploymentStatus.ROLLBACK_FAILED) {
             return deployment.status();
           }
-          if (drain.draining()) {
+          if (ports.drain().draining()) {
             throw new LivegateException(
                 "stopped; what finished is recorded. Run livegate resume to finish deployment "
                     + deploymentId);
@@ -171,7 +149,7 @@ public final class LocalDeployer {
         inFlight.remove(finished.execution().id());
         if (finished.outcome() != null) {
           AdvanceDeployment.Advanced advanced =
-              advance.flowEnded(finished.execution().name(), finished.outcome());
+              ports.advance().flowEnded(finished.execution().name(), finished.outcome());
           log(finished.execution(), advanced.message());
           advanced
               .stopped()
@@ -199,7 +177,7 @@ public final class LocalDeployer {
       long deploymentId,
       CompletionService<Finished> completions,
       Set<Long> inFlight) {
-    if (drain.draining()) {
+    if (ports.drain().draining()) {
       return;
     }
     for (Execution started : advanced.started()) {
@@ -215,7 +193,9 @@ public final class LocalDeployer {
 
   private Finished flow(Execution execution, boolean resuming) {
     String resumedAt =
-        resuming ? executions.flowState(execution.id()).orElse(FlowState.PLAN.stateName()) : null;
+        resuming
+            ? ports.executions().flowState(execution.id()).orElse(FlowState.PLAN.stateName())
+            : null;
     FlowState state = resumedAt == null ? FlowState.PLAN : stateNamed(resumedAt);
     try {
       while (!state.isFinal()) {
@@ -245,7 +225,7 @@ public final class LocalDeployer {
    * when a signal stops the run (the execution stays at its last recorded state for resume).
    */
   private Optional<FlowState> step(Execution execution, FlowState state, boolean interruptedHere) {
-    if (drain.draining() || !enter(execution, state, interruptedHere ? "resumed" : null)) {
+    if (ports.drain().draining() || !enter(execution, state, interruptedHere ? "resumed" : null)) {
       return Optional.empty();
     }
     return Optional.ofNullable(
@@ -259,20 +239,12 @@ public final class LocalDeployer {
   }
 
   private FlowState plan(Execution execution) {
-    TerraRun.Step<TerraRun.Plan> planned = terraRunFor(execution).plan(execution);
+    UnitRunner.Step<UnitStep.Planned> planned =
+        ports.unitStep().plan(deploymentOf(execution), execution);
     if (planned.error() != null) {
       return fail(execution, planned.error());
     }
-    TerraRun.Plan plan = planned.value();
-    try {
-      OwnerOnly.write(
-          plan.file().resolveSibling(execution.name() + ".txt"),
-          plan.text().getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new LivegateException("cannot save the plan text: " + e.getMessage(), e);
-    }
-    executions.recordPlan(execution.id(), plan.file().toString(), plan.sha256(), plan.summary());
-    PlanSummary summary = plan.summary();
+    PlanSummary summary = planned.value().plan().summary();
     log(
         execution,
         "planned: "
@@ -285,7 +257,7 @@ public final class LocalDeployer {
 
   /** Mails the links, unless Decide will skip the vote of an empty plan (--skip-empty). */
   private FlowState requestApproval(Execution execution) {
-    Execution planned = executions.find(execution.id()).orElseThrow();
+    Execution planned = ports.executions().find(execution.id()).orElseThrow();
     if (!skipsVote(planned)) {
       requestVotes(planned);
     }
@@ -300,14 +272,16 @@ public final class LocalDeployer {
   private void requestVotes(Execution planned) {
     Instant expires = clock.instant().plus(settings.voteTimeout());
     MergedPullRequest deployed =
-        deployments.find(planned.deploymentId()).map(Deployment::pullRequest).orElse(null);
+        ports.deployments().find(planned.deploymentId()).map(Deployment::pullRequest).orElse(null);
     for (String voter : planned.spec().voters()) {
-      String approve = server.link(planned.id(), voter, Vote.Choice.APPROVE, expires);
-      String reject = server.link(planned.id(), voter, Vote.Choice.REJECT, expires);
-      outbox.voteRequest(
-          planned,
-          voter,
-          VoteMail.of(planned, planned.planSummary(), deployed, "", approve, reject));
+      String approve = ports.server().link(planned.id(), voter, Vote.Choice.APPROVE, expires);
+      String reject = ports.server().link(planned.id(), voter, Vote.Choice.REJECT, expires);
+      ports
+          .outbox()
+          .voteRequest(
+              planned,
+              voter,
+              VoteMail.of(planned, planned.planSummary(), deployed, "", approve, reject));
       if (settings.voterAtTerminal().test(voter)) {
         log(planned, "vote link for " + voter + ": approve " + approve);
       }
@@ -316,7 +290,7 @@ public final class LocalDeployer {
     log(planned, "vote requested from " + voters + (voters == 1 ? " voter" : " voters"));
     if (settings.autoApprove()) {
       for (String voter : planned.spec().voters()) {
-        VoteResult result = castVote.cast(planned.id(), voter, Vote.Choice.APPROVE);
+        VoteResult result = ports.castVote().cast(planned.id(), voter, Vote.Choice.APPROVE);
         if (!(result instanceof VoteResult.Recorded recorded) || recorded.decided()) {
           break;
         }
@@ -326,7 +300,7 @@ public final class LocalDeployer {
   }
 
   private FlowState decide(Execution execution, boolean interruptedHere) {
-    Execution waiting = executions.find(execution.id()).orElseThrow();
+    Execution waiting = ports.executions().find(execution.id()).orElseThrow();
     if (skipsVote(waiting)) {
       enter(execution, FlowState.SUCCEEDED, "no changes; skipped vote and apply (--skip-empty)");
       return FlowState.SUCCEEDED;
@@ -338,10 +312,10 @@ public final class LocalDeployer {
     }
     Instant deadline = clock.instant().plus(settings.voteTimeout());
     while (true) {
-      if (drain.draining()) {
+      if (ports.drain().draining()) {
         return null;
       }
-      Execution current = executions.find(execution.id()).orElseThrow();
+      Execution current = ports.executions().find(execution.id()).orElseThrow();
       if (current.status() != ExecutionStatus.RUNNING) {
         return FlowState.REJECTED;
       }
@@ -366,75 +340,32 @@ public final class LocalDeployer {
     }
   }
 
+  /**
+   * Applies the approved plan; resumed here, finishes the apply that a killed run started: it may
+   * still be running (terraform outlives livegate), so the step waits for it, plans again and
+   * applies only what the voters approved and is left.
+   */
   private FlowState apply(Execution execution, boolean interruptedHere) {
-    Execution approved = executions.find(execution.id()).orElseThrow();
-    Optional<String> refusal = ApplyGate.refusal(approved, votes.votes(approved.id()));
-    if (refusal.isPresent()) {
-      return fail(approved, refusal.get());
+    Execution approved = ports.executions().find(execution.id()).orElseThrow();
+    UnitStep.ApplyOutcome outcome =
+        ports
+            .unitStep()
+            .apply(
+                deploymentOf(approved),
+                approved,
+                interruptedHere,
+                message -> log(approved, message));
+    if (outcome instanceof UnitStep.Applied applied) {
+      return succeeded(approved, applied.newResources(), applied.detail());
     }
-    Set<String> newProviders = Set.copyOf(approved.planSummary().newProviders());
-    if (interruptedHere) {
-      return finishInterruptedApply(approved, newProviders);
-    }
-    TerraRun run = terraRunFor(approved);
-    TerraRun.Step<List<String>> applied = run.apply(approved, newProviders);
-    if (applied.error() == null) {
-      return succeeded(execution, applied.value(), approved.destroy() ? "destroyed" : "applied");
-    }
-    // Whatever the apply created before it stopped is in the state: recording it lets the rollback
-    // destroy it.
-    executions.recordNewResources(execution.id(), run.newResources(approved, newProviders));
-    return fail(execution, applied.error());
+    return fail(approved, outcome.why());
   }
 
-  /**
-   * The apply that a killed run started may still be running (it outlives livegate): wait for it,
-   * then plan again and finish what the voters approved, or fail when something else is left.
-   */
-  private FlowState finishInterruptedApply(Execution approved, Set<String> newProviders) {
-    TerraRun run = terraRunFor(approved);
-    run.awaitOrphanedApply(approved, message -> log(approved, message));
-    TerraRun.Step<TerraRun.Resumed> resumed = run.finishInterruptedApply(approved, newProviders);
-    if (resumed.error() != null) {
-      executions.recordNewResources(approved.id(), run.newResources(approved, newProviders));
-      return fail(approved, resumed.error());
-    }
-    return succeeded(approved, resumed.value().newResources(), resumed.value().detail());
-  }
-
-  /**
-   * The runner for {@code execution}: the live repository's, or for the destroy of a deleted unit,
-   * one running from a checkout of the deployment's base commit in the state directory, where the
-   * unit's config and includes are as they were. A state file left in the live working tree's copy
-   * of the unit is not in that checkout: the destroy refuses rather than plan against no state.
-   */
-  private TerraRun terraRunFor(Execution execution) {
-    if (!execution.destroy()) {
-      return terraRun;
-    }
-    Deployment deployment = deployments.find(execution.deploymentId()).orElseThrow();
-    Path live = Path.of(deployment.pullRequest().repository());
-    Path inTree = live.resolve(execution.unit()).resolve(LOCAL_STATE_FILE);
-    if (Files.exists(inTree)) {
-      throw new LivegateException(
-          "the state of the deleted unit "
-              + execution.unit()
-              + " is in "
-              + inTree
-              + ", inside the working tree; its destroy plans from a checkout of the base commit,"
-              + " which does not hold that file, so nothing was destroyed. Keep state in a backend"
-              + " outside the working tree (terragrunt's remote_state), or destroy it by hand");
-    }
-    String base = deployment.pullRequest().baseCommit();
-    // Destroys of one deployment share the checkout: one at a time checks it out.
-    synchronized (baseCheckouts) {
-      return terraRun.at(
-          new Checkout(live.toString(), Optional.empty()).at(baseCheckouts.resolve(base), base));
-    }
+  private Deployment deploymentOf(Execution execution) {
+    return ports.deployments().find(execution.deploymentId()).orElseThrow();
   }
 
   private FlowState succeeded(Execution execution, List<String> newResources, String detail) {
-    executions.recordNewResources(execution.id(), newResources);
     enter(
         execution,
         FlowState.SUCCEEDED,
@@ -449,7 +380,7 @@ public final class LocalDeployer {
    * unfinished at its recorded state for resume.
    */
   private FlowState fail(Execution execution, String error) {
-    if (drain.interrupted()) {
+    if (ports.drain().interrupted()) {
       log(execution, "interrupted: " + error);
       return null;
     }
@@ -460,7 +391,9 @@ public final class LocalDeployer {
 
   private boolean enter(Execution execution, FlowState state, String detail) {
     boolean entered =
-        executions.enterFlowState(execution.id(), state.stateName(), detail, clock.instant());
+        ports
+            .executions()
+            .enterFlowState(execution.id(), state.stateName(), detail, clock.instant());
     if (entered && !state.isFinal()) {
       log(execution, state.stateName());
     }

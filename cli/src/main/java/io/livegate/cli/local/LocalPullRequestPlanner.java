@@ -15,6 +15,7 @@ import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.TerraRunUnitPlanner;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.PlanPullRequest;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.repo.Checkout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -114,11 +115,12 @@ public final class LocalPullRequestPlanner implements PullRequestPlanner, AutoCl
             // the dispatch has checked the head out; its unit plans only read it
             checkedOut -> checkout,
             new TerraRunUnitPlanner(
-                new ProcessCommandRunner(),
-                settings.runner(),
-                plans,
-                settings.runnerEnvironment(),
-                sandbox),
+                new SandboxedPlan.Tools(
+                    new ProcessCommandRunner(),
+                    settings.runner(),
+                    sandbox,
+                    settings.runnerEnvironment()),
+                plans),
             settings.accounts(),
             statuses,
             comments,

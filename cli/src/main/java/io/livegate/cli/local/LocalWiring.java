@@ -13,11 +13,14 @@ import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
+import io.livegate.core.unit.PlanStore;
+import io.livegate.core.unit.UnitStep;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.VoteLinks;
 import io.livegate.process.BubblewrapSandbox;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.TerraRun;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.sql.JdbiDeploymentStore;
 import io.livegate.sql.JdbiExecutionStore;
 import io.livegate.sql.JdbiVoteStore;
@@ -45,6 +48,10 @@ public final class LocalWiring implements AutoCloseable {
   public final StartNextDeployment startNext;
   public final CreateDeployment create;
   public final CastVote castVote;
+
+  /** Where plans are kept between Plan and Apply, and where the vote page reads their text. */
+  private final PlanStore plans;
+
   private final Clock clock = Clock.systemUTC();
   private final AtomicLong currentDeployment = new AtomicLong();
   private final java.util.concurrent.atomic.AtomicBoolean closed =
@@ -75,6 +82,7 @@ public final class LocalWiring implements AutoCloseable {
     this.deployments = metadb.metadb().deployments();
     this.executions = metadb.metadb().executions();
     this.votes = metadb.metadb().votes();
+    this.plans = new DirectoryPlanStore(state.root());
     Engine engine =
         engine(
             deployRuntime(line -> {}),
@@ -130,7 +138,7 @@ public final class LocalWiring implements AutoCloseable {
               new VoteServer.Listen(address, port, publicUrl),
               new VoteLinks(state.voteSecret()),
               castVote,
-              new VoteServer.Records(deployments, executions, votes, state.plans()),
+              new VoteServer.Records(deployments, executions, votes, plans),
               clock,
               currentDeployment::get);
       lock.statusPage(server.baseUrl() + "/status");
@@ -218,20 +226,28 @@ public final class LocalWiring implements AutoCloseable {
       int port,
       Consumer<String> log,
       Map<String, String> runnerEnvironment) {
-    TerraRun terraRun =
-        new TerraRun(processes, runner, repositoryRoot, state.plans(), runnerEnvironment, sandbox);
+    UnitStep unitStep =
+        new UnitStep(
+            new UnitStep.Ports(
+                executions,
+                votes,
+                plans,
+                new LocalWorkspaces(repositoryRoot, state.baseCheckouts()),
+                new TerraRun(
+                    new SandboxedPlan.Tools(processes, runner, sandbox, runnerEnvironment),
+                    repositoryRoot,
+                    state.plans())));
     return new LocalDeployer(
-        deployments,
-        executions,
-        advance,
-        castVote,
-        votes,
-        terraRun,
-        state.baseCheckouts(),
-        new Outbox(state.outbox()),
-        server(port),
+        new LocalDeployer.Ports(
+            deployments,
+            executions,
+            advance,
+            castVote,
+            unitStep,
+            new Outbox(state.outbox()),
+            server(port),
+            drain),
         settings,
-        drain,
         log,
         clock);
   }

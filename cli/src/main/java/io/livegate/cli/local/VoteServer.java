@@ -7,6 +7,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStore;
+import io.livegate.core.unit.PlanStore;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.DeploymentView;
 import io.livegate.core.vote.Vote;
@@ -22,8 +23,6 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
@@ -81,7 +80,7 @@ public final class VoteServer implements AutoCloseable {
    * text the confirm page shows).
    */
   public record Records(
-      DeploymentStore deployments, ExecutionStore executions, VoteStore votes, Path plans) {}
+      DeploymentStore deployments, ExecutionStore executions, VoteStore votes, PlanStore plans) {}
 
   /**
    * @param currentDeployment the deployment the status page draws
@@ -103,7 +102,10 @@ public final class VoteServer implements AutoCloseable {
             castVote,
             executions,
             deployments,
-            execution -> planText(records.plans(), execution),
+            execution ->
+                execution.planArtifact() == null
+                    ? "(no saved plan)"
+                    : records.plans().text(execution.planArtifact()),
             clock);
     this.deployments = deployments;
     this.executions = executions;
@@ -200,16 +202,6 @@ public final class VoteServer implements AutoCloseable {
   /** The link a voter opens to vote {@code choice}. */
   public String link(long executionId, String voter, Vote.Choice choice, Instant expires) {
     return links.link(baseUrl(), new VoteLinks.Ballot(executionId, voter, choice, expires));
-  }
-
-  /** The saved plan's text, written beside the plan file by the local flow. */
-  private static String planText(Path plans, Execution execution) {
-    Path text = plans.resolve(execution.name() + ".txt");
-    try {
-      return Files.exists(text) ? Files.readString(text) : "(no saved plan)";
-    } catch (IOException e) {
-      return "(the saved plan cannot be read: " + e.getMessage() + ")";
-    }
   }
 
   @Override

@@ -124,7 +124,7 @@ class LocalDeployReferenceScenarioTest {
     // was applied, so a plan made earlier would fail or show "(known after apply)".
     String chain = "foo after bar after baz on unknown-network-v2";
     Execution foo = recorded.execution(LiveRepos.DEV_FOO);
-    String planText = Files.readString(state.resolve("plans").resolve(foo.name() + ".txt"));
+    String planText = Files.readString(state.resolve(foo.planArtifact() + ".txt"));
 
     assertThat(planText).contains("input  = \"" + chain + "\"");
     assertThat(

@@ -9,6 +9,7 @@ import io.livegate.core.runner.RunnerArgv;
 import io.livegate.process.PlanTimeSpy;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.TerraRun;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,12 +49,13 @@ class PlanTimeCodeLocallyTest {
           PlanTimeSpy.install(repo.root().resolve(".spy"), repo.root().resolve(UNIT), attempts);
       TerraRun terraRun =
           new TerraRun(
-              new ProcessCommandRunner(),
-              RunnerArgv.TERRAFORM,
+              new SandboxedPlan.Tools(
+                  new ProcessCommandRunner(),
+                  RunnerArgv.TERRAFORM,
+                  wiring.sandbox,
+                  spy.environment()),
               repo.root(),
-              wiring.state.plans(),
-              spy.environment(),
-              wiring.sandbox);
+              wiring.state.plans());
 
       terraRun.plan(UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, null, List.of()), null);
 

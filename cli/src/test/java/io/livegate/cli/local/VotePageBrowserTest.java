@@ -18,6 +18,7 @@ import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.stack.Reason;
 import io.livegate.core.stack.ScanMode;
+import io.livegate.core.unit.PlanStore;
 import io.livegate.core.vote.Vote;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -246,14 +247,14 @@ class VotePageBrowserTest {
             .id();
     Execution app = release.release(id).get(0);
     assertThat(app.unit()).isEqualTo("app");
-    Path plans = wiring.state.plans();
+    // As the plan store keeps it: the text beside the plan file its reference names.
+    String reference = PlanStore.reference(app);
     wiring.executions.recordPlan(
-        app.id(),
-        plans.resolve(app.name() + ".tfplan").toString(),
-        "0".repeat(64),
-        new PlanSummary(2, 1, 0, List.of()));
+        app.id(), reference, "0".repeat(64), new PlanSummary(2, 1, 0, List.of()));
     try {
-      Files.writeString(plans.resolve(app.name() + ".txt"), PLAN_TEXT);
+      Path text = wiring.state.root().resolve(reference + ".txt");
+      Files.createDirectories(text.getParent());
+      Files.writeString(text, PLAN_TEXT);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

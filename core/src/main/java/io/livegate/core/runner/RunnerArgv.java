@@ -44,6 +44,12 @@ public enum RunnerArgv {
     }
 
     @Override
+    public List<List<String>> initCommands(String unit, String role) {
+      // terragrunt initialises a unit on its own when a command needs it (auto-init)
+      return List.of();
+    }
+
+    @Override
     public List<String> showCommand(String unit, String role, List<String> arguments) {
       List<String> show = new ArrayList<>(List.of("show"));
       show.addAll(arguments);
@@ -112,6 +118,11 @@ public enum RunnerArgv {
     public List<List<String>> applyCommands(String unit, String applyRole) {
       return List.of(
           List.of("terraform", "-chdir=" + unit, "apply", "-input=false", "-no-color", PLAN_FILE));
+    }
+
+    @Override
+    public List<List<String>> initCommands(String unit, String role) {
+      return List.of(List.of("terraform", "-chdir=" + unit, "init", "-input=false", "-no-color"));
     }
 
     @Override
@@ -205,6 +216,12 @@ public enum RunnerArgv {
 
   /** The commands that apply exactly the saved plan file, run from the repository root. */
   public abstract List<List<String>> applyCommands(String unit, String applyRole);
+
+  /**
+   * What readies a unit's directory for {@link #showCommand} and {@link #applyCommands} when its
+   * plan ran elsewhere (in a throwaway copy, or another task): run from the repository root.
+   */
+  public abstract List<List<String>> initCommands(String unit, String role);
 
   /**
    * {@code show} for a unit: with a plan file argument it prints the plan, without it the state.

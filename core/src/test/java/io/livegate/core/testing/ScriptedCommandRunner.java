@@ -3,6 +3,10 @@ package io.livegate.core.testing;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
+import io.livegate.core.runner.PrivateTemp;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,7 +66,8 @@ public final class ScriptedCommandRunner implements CommandRunner {
   }
 
   @Override
-  public CommandResult run(Command command) {
+  public CommandResult run(Command ran) {
+    Command command = asInCheckout(ran);
     long started = clock.incrementAndGet();
     maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
     try {
@@ -128,6 +133,40 @@ public final class ScriptedCommandRunner implements CommandRunner {
   /** The first argv element after the program that names a known verb, or "" when none does. */
   private static String verb(Command command) {
     return command.argv().stream().skip(1).filter(VERBS::contains).findFirst().orElse("");
+  }
+
+  /**
+   * {@code command} as if it ran in the checkout it ran a throwaway copy of (scan's {@code
+   * ThrowawayCopy}, a {@code unit-} directory in {@link PrivateTemp#root} whose {@code .git} file
+   * names the checkout's): suites script and read the checkout's paths, whichever copy a unit's
+   * command got.
+   */
+  private static Command asInCheckout(Command command) {
+    Path directory = normalize(command.workingDirectory());
+    Path copy = directory;
+    while (copy != null
+        && !(PrivateTemp.root().equals(copy.getParent())
+            && copy.getFileName().toString().startsWith("unit-"))) {
+      copy = copy.getParent();
+    }
+    if (copy == null || !Files.isRegularFile(copy.resolve(".git"))) {
+      return command;
+    }
+    Path checkout;
+    try {
+      String gitdir = Files.readString(copy.resolve(".git")).strip();
+      checkout = Path.of(gitdir.substring("gitdir: ".length())).getParent();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String from = copy.toString();
+    String to = checkout.toString();
+    return new Command(
+        command.argv().stream().map(argument -> argument.replace(from, to)).toList(),
+        checkout.resolve(copy.relativize(directory).toString()),
+        command.environment(),
+        command.timeout(),
+        command.pidFile());
   }
 
   private static String key(Path directory, String verb) {

@@ -5,7 +5,7 @@ import io.livegate.aws.AwsEngine;
 import io.livegate.aws.AwsSettings;
 import io.livegate.aws.Env;
 import io.livegate.aws.MetadbSource;
-import io.livegate.aws.PlanArtifacts;
+import io.livegate.aws.S3PlanStore;
 import io.livegate.aws.Secrets;
 import io.livegate.aws.SesMailer;
 import io.livegate.aws.SfnTaskTokens;
@@ -134,8 +134,8 @@ public final class ApprovalWiring {
     Supplier<ApprovalResponseHandler.Parts> responseParts =
         Secrets.memoize(
             () -> {
-              PlanArtifacts plans =
-                  new PlanArtifacts(
+              S3PlanStore plans =
+                  new S3PlanStore(
                       s3, Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET));
               return new ApprovalResponseHandler.Parts(
                   new VoteDesk(

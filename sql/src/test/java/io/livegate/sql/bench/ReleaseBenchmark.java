@@ -226,7 +226,7 @@ public final class ReleaseBenchmark {
                          jsonb_build_array(jsonb_build_array('terraform', '-chdir=' || u.unit, 'apply', '-input=false', '-no-color', '{plan_file}')),
                          ARRAY['alice', 'bob', 'carol'], 2, 1,
                          'arn:aws:iam::123456789012:role/livegate-plan', 'arn:aws:iam::123456789012:role/livegate-apply',
-                         '{}', 's3://livegate-plans/' || d || '/' || i || '.tfplan', md5(u.unit || d),
+                         '{}', 'plans/' || d || '/' || i || '.tfplan', md5(u.unit || d),
                          CASE WHEN s.status <> 'aborted' THEN '{"add": 1, "change": 0, "destroy": 0, "newProviders": []}'::jsonb END,
                          CASE s.status WHEN 'aborted' THEN NULL WHEN 'rejected' THEN 'rejected' ELSE 'approved' END,
                          CASE WHEN s.status <> 'aborted' THEN now() END, now(), now(), now()

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.aws.AssumedRoleRunner;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsScanLauncher;
-import io.livegate.aws.PlanArtifacts;
 import io.livegate.aws.RoleSessions;
+import io.livegate.aws.S3PlanStore;
 import io.livegate.aws.SfnFlows;
 import io.livegate.aws.SfnHeartbeat;
 import io.livegate.aws.SfnTaskTokens;
@@ -38,6 +38,7 @@ import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.CreateDeployStack;
 import io.livegate.scan.GraphScan;
+import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.config.AccountsFile;
 import io.livegate.scan.repo.Checkout;
 import io.livegate.sql.Metadb;
@@ -313,7 +314,7 @@ public final class MotoDeployment implements AutoCloseable {
             .stateMachineArn();
 
     SfnTaskTokens tokens = new SfnTaskTokens(sfn);
-    PlanArtifacts plans = new PlanArtifacts(s3, BUCKET);
+    S3PlanStore plans = new S3PlanStore(s3, BUCKET);
     flows = new SfnFlows(sfn, stateMachineArn, settings.approvalTimeout());
     ssm.putParameter(
         r -> r.name(GITHUB_TOKEN).type(ParameterType.SECURE_STRING).value(GitHubApi.TOKEN));
@@ -377,26 +378,30 @@ public final class MotoDeployment implements AutoCloseable {
     // dependencies' outputs from them.
     terraRun =
         new TerraRunJob(
-            metadb.deployments(),
-            metadb.executions(),
-            metadb.votes(),
-            plans,
-            tokens,
-            new Checkout(repo.root().toString(), Optional.empty()),
-            statuses,
-            new AssumedRoleRunner(
-                new ProcessCommandRunner(line -> {}),
-                new RoleSessions(
-                    moto.client(StsClient.builder()),
-                    "livegate-terra-run",
-                    RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
-                    clock),
-                moto.region().id()),
-            RunnerArgv.TERRAFORM,
-            sandbox,
-            workspace(),
-            terraformEnvironment,
-            LOG_URL,
+            new TerraRunJob.Ports(
+                metadb.deployments(),
+                metadb.executions(),
+                TerraRunJob.unitStep(
+                    metadb.executions(),
+                    metadb.votes(),
+                    plans,
+                    new Checkout(repo.root().toString(), Optional.empty()),
+                    new SandboxedPlan.Tools(
+                        new AssumedRoleRunner(
+                            new ProcessCommandRunner(line -> {}),
+                            new RoleSessions(
+                                moto.client(StsClient.builder()),
+                                "livegate-terra-run",
+                                RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
+                                clock),
+                            moto.region().id()),
+                        RunnerArgv.TERRAFORM,
+                        sandbox,
+                        terraformEnvironment),
+                    workspace()),
+                tokens,
+                statuses,
+                LOG_URL),
             System.out::println,
             clock);
   }

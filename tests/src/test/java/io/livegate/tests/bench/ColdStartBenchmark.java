@@ -2,7 +2,6 @@ package io.livegate.tests.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.livegate.aws.PlanArtifacts;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
@@ -11,6 +10,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.stack.DeployStack;
+import io.livegate.core.unit.PlanStore;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.core.vote.VoteLinks;
@@ -213,7 +213,7 @@ public final class ColdStartBenchmark {
       Execution execution = running.get(0);
       // Planned, as when RequestApproval runs: approval-request mails the voter through SES, and
       // the signed GET shows the plan's text from S3.
-      String planKey = PlanArtifacts.key(deploymentId, execution.name());
+      String planKey = PlanStore.reference(execution);
       metadb
           .executions()
           .recordPlan(execution.id(), planKey, "0".repeat(64), new PlanSummary(1, 0, 0, List.of()));

@@ -1,6 +1,8 @@
 package io.livegate.aws;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.unit.PlanStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,32 +16,30 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
- * The plan files and their text in the artifact bucket. A plan's key is {@code
- * plans/<deployment>/<execution>.tfplan}; its text, for the confirm page, is beside it with {@code
- * .txt} added.
+ * The plan store on AWS: plan files and their text in the artifact bucket. A plan's key is its
+ * {@link PlanStore#reference}; its text, for the confirm page, is beside it with {@code .txt}
+ * added.
  */
-public final class PlanArtifacts {
+public final class S3PlanStore implements PlanStore {
   /** The confirm page shows at most this much of a plan's text. */
   static final int MAX_TEXT = 512 * 1024;
 
   private final Supplier<S3Client> s3;
   private final String bucket;
 
-  public PlanArtifacts(S3Client s3, String bucket) {
+  public S3PlanStore(S3Client s3, String bucket) {
     this(() -> s3, bucket);
   }
 
   /** With a client that is built on first use (see {@link AwsClients#lazy}). */
-  public PlanArtifacts(Supplier<S3Client> s3, String bucket) {
+  public S3PlanStore(Supplier<S3Client> s3, String bucket) {
     this.s3 = s3;
     this.bucket = bucket;
   }
 
-  public static String key(long deploymentId, String executionName) {
-    return "plans/" + deploymentId + "/" + executionName + ".tfplan";
-  }
-
-  public void upload(String key, Path planFile, String planText) {
+  @Override
+  public String save(Execution execution, Path planFile, String planText) {
+    String key = PlanStore.reference(execution);
     try {
       s3.get()
           .putObject(request -> request.bucket(bucket).key(key), RequestBody.fromFile(planFile));
@@ -52,11 +52,14 @@ public final class PlanArtifacts {
       throw new LivegateException(
           "cannot upload " + key + " to " + bucket + ": " + e.getMessage(), e);
     }
+    return key;
   }
 
   /** Downloads the plan to {@code planFile}, replacing a file left there (by Plan, or a retry). */
-  public void download(String key, Path planFile) {
+  @Override
+  public void load(String key, Path planFile) {
     try {
+      Files.createDirectories(planFile.getParent());
       Files.deleteIfExists(planFile);
     } catch (IOException e) {
       throw new LivegateException("cannot replace " + planFile + ": " + e.getMessage(), e);
@@ -72,6 +75,7 @@ public final class PlanArtifacts {
   }
 
   /** The plan's text, cut at {@value #MAX_TEXT} bytes, or a note saying why there is none. */
+  @Override
   public String text(String key) {
     try (InputStream in = s3.get().getObject(request -> request.bucket(bucket).key(key + ".txt"))) {
       byte[] bytes = in.readNBytes(MAX_TEXT + 1);

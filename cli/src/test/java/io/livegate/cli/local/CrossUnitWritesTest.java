@@ -1,0 +1,181 @@
+package io.livegate.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.cli.CliRun;
+import io.livegate.core.deploy.Execution;
+import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.process.PlanTimeSpy;
+import io.livegate.process.TerraformState;
+import io.livegate.scan.testing.TestRepo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Unit dev/a's plan-time code (a provider it ships, run by terraform's plan before anyone voted)
+ * writes into unit prod/b's directory, into the sibling account's directory prod/ and into the
+ * repository root. Each unit's plan runs in a throwaway copy of the checkout, so none of it reaches
+ * the live repository: prod/b's plan and apply run exactly the committed code, in a later
+ * deployment, and its plan in a plan scan and drift.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Tag("terraform")
+class CrossUnitWritesTest {
+  private static final String PLANTER = "dev/a";
+  private static final String VICTIM = "prod/b";
+  private static final List<String> PLANTED =
+      List.of(VICTIM + "/planted_override.tf", "prod/planted.txt", "planted.txt");
+
+  @TempDir Path dir;
+
+  @Test
+  void aUnitsPlanTimeWritesNeverReachAnotherUnitsLaterPlanAndApply() throws Exception {
+    TestRepo repo = twoAccounts();
+    PlanTimeSpy spy = planter(repo);
+    repo.commit("a ships a provider of its own");
+    Path state = dir.resolve("state");
+    CliRun planted = CliRun.autoApprovedDeploy(repo.root(), state);
+    repo.write(VICTIM + "/main.tf", "resource \"terraform_data\" \"b\" {\n  input = \"v2\"\n}\n");
+    repo.commit("b changes");
+
+    CliRun deployed = CliRun.autoApprovedDeploy(repo.root(), state);
+
+    System.out.println("what dev/a's provider did:\n" + spy.log());
+    System.out.println(planted.out() + deployed.out());
+    assertThat(spy.exits()).as("the planter ran, and wrote in its own copy").containsValue(0);
+    Map<String, ExecutionStatus> statuses = new LinkedHashMap<>();
+    for (Execution execution : Recorded.in(state).executions()) {
+      statuses.put(execution.unit(), execution.status());
+    }
+    assertThat(statuses)
+        .containsEntry(PLANTER, ExecutionStatus.FAILED)
+        .containsEntry(VICTIM, ExecutionStatus.SUCCEEDED);
+    assertThat(TerraformState.resources(repo.root().resolve(VICTIM)))
+        .as("prod/b's apply ran its committed code and its approved plan only")
+        .containsOnlyKeys("terraform_data.b");
+    assertNothingPlanted(repo);
+  }
+
+  @Test
+  void aUnitsPlanTimeWritesNeverReachAnotherUnitsPlanInAPlanScan() throws Exception {
+    TestRepo repo = twoAccounts();
+    PlanTimeSpy spy = planter(repo);
+    repo.commit("a ships a provider of its own");
+
+    CliRun scan =
+        CliRun.withPath(
+            "scan",
+            "--repo",
+            repo.root().toString(),
+            "--base",
+            "HEAD~1",
+            "--scan",
+            "plan",
+            "--runner",
+            "terraform",
+            "--parallelism",
+            "1");
+
+    System.out.println("what dev/a's provider did:\n" + spy.log());
+    System.out.println(scan.err());
+    assertThat(spy.exits()).as("the planter ran, and wrote in its own copy").containsValue(0);
+    assertThat(scan.err())
+        .as("only dev/a could not be planned")
+        .contains("\n  " + PLANTER + ": ")
+        .doesNotContain("\n  " + VICTIM + ": ");
+    assertNothingPlanted(repo);
+  }
+
+  @Test
+  void aUnitsPlanTimeWritesNeverReachAnotherUnitsDriftPlan() throws Exception {
+    TestRepo repo = twoAccounts();
+    Path state = dir.resolve("state");
+    CliRun deployed = CliRun.autoApprovedDeploy(repo.root(), state);
+    assertThat(deployed.exitCode()).as(deployed.toString()).isZero();
+    PlanTimeSpy spy = planter(repo);
+    repo.commit("a ships a provider of its own");
+
+    CliRun drift =
+        CliRun.withPath(
+            "drift",
+            "--repo",
+            repo.root().toString(),
+            "--runner",
+            "terraform",
+            "--parallelism",
+            "1",
+            "--state-dir",
+            state.toString());
+
+    System.out.println("what dev/a's provider did:\n" + spy.log());
+    System.out.println(drift.out());
+    assertThat(spy.exits()).as("the planter ran, and wrote in its own copy").containsValue(0);
+    assertThat(drift.out())
+        .as("prod/b planned its committed code: no planted resource to create, no drift")
+        .contains(PLANTER)
+        .doesNotContain(VICTIM);
+    assertNothingPlanted(repo);
+  }
+
+  /** Two accounts' units: dev/a and prod/b, each one resource, committed after an empty commit. */
+  private TestRepo twoAccounts() {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("README.md", "live\n");
+    repo.write(".gitignore", ".terraform/\n.terraform.lock.hcl\nterraform.tfstate*\nspy.log\n");
+    repo.commit("empty");
+    for (String unit : List.of(PLANTER, VICTIM)) {
+      String name = unit.substring(unit.indexOf('/') + 1);
+      repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
+          .write(unit + "/main.tf", "resource \"terraform_data\" \"" + name + "\" {}\n");
+    }
+    repo.commit("a and b");
+    return repo;
+  }
+
+  /**
+   * dev/a's provider, which the change ships in terraform's implied mirror {@code
+   * terraform.d/plugins}, in dev/a (where the scans run terraform) and at the root (where a
+   * deployment's commands start): it writes next to prod/b's code, into prod/ and into the root.
+   */
+  private static PlanTimeSpy planter(TestRepo repo) throws Exception {
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put(
+        "plant a resource in prod/b",
+        "printf 'resource \"terraform_data\" \"planted\" {}\\n' > ../../"
+            + PLANTED.get(0)
+            + " && ls ../../"
+            + VICTIM);
+    attempts.put("plant in the sibling account's directory", "echo x > ../../" + PLANTED.get(1));
+    attempts.put("plant in the repository root", "echo x > ../../" + PLANTED.get(2));
+    PlanTimeSpy spy = PlanTimeSpy.installInUnit(repo.root().resolve(PLANTER), attempts);
+    Path mirror = repo.root().resolve(PLANTER).resolve("terraform.d");
+    try (Stream<Path> files = Files.walk(mirror)) {
+      for (Path file : files.toList()) {
+        Path atRoot =
+            repo.root().resolve("terraform.d").resolve(mirror.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(atRoot);
+        } else {
+          Files.copy(file, atRoot, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    }
+    return spy;
+  }
+
+  private static void assertNothingPlanted(TestRepo repo) {
+    for (String planted : PLANTED) {
+      assertThat(repo.root().resolve(planted)).as(planted).doesNotExist();
+    }
+  }
+}
