@@ -194,18 +194,6 @@ public final class UnitGraph {
     } finally {
       pool.shutdownNow();
     }
-    SortedMap<String, SortedSet<String>> parents = parentConfigs(units.keySet(), configs.values());
-    parents.forEach(
-        (parent, includers) -> {
-          units.remove(parent);
-          configs.remove(parent);
-          problems.remove(parent);
-          warnings.add(
-              UnitDiscovery.configFile(parent)
-                  + " is included by "
-                  + String.join(", ", includers)
-                  + ", so it is a parent config, not a unit");
-        });
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
         // A unit a stack could not generate is already one problem; its dependents add none.
@@ -213,7 +201,7 @@ public final class UnitGraph {
             && !stacks.problems().containsKey(dependency.target())) {
           problems
               .computeIfAbsent(config.unit(), unit -> new ArrayList<>())
-              .add(notAUnit(stacks.tree(), dependency, parents));
+              .add(notAUnit(stacks.tree(), dependency));
         }
       }
     }
@@ -244,28 +232,6 @@ public final class UnitGraph {
     }
     describe(problems).forEach(problem -> warnings.add("--allow-partial: " + problem));
     return new UnitGraph(units, configs, warnings, problems.keySet());
-  }
-
-  /**
-   * The candidates whose terragrunt.hcl another config includes, each with the units that include
-   * it: terragrunt would run them as units too, but a config that others include is written as
-   * their parent, so livegate decides by use.
-   */
-  private static SortedMap<String, SortedSet<String>> parentConfigs(
-      Set<String> candidates, Collection<UnitConfig> configs) {
-    SortedMap<String, SortedSet<String>> parents = new TreeMap<>();
-    for (UnitConfig config : configs) {
-      for (FileRead read : config.reads()) {
-        if (read.via() == FileRead.Via.INCLUDE
-            && RepoPaths.fileName(read.path()).equals(TerragruntConfigReader.CONFIG_FILE)) {
-          String included = UnitDiscovery.unitId(RepoPaths.parent(read.path()));
-          if (candidates.contains(included) && !included.equals(config.unit())) {
-            parents.computeIfAbsent(included, unit -> new TreeSet<>()).add(config.unit());
-          }
-        }
-      }
-    }
-    return parents;
   }
 
   /**
@@ -300,15 +266,10 @@ public final class UnitGraph {
 
   private record Problem(String unit, String message) {}
 
-  private static String notAUnit(
-      SourceTree tree,
-      DependencyDeclaration dependency,
-      SortedMap<String, SortedSet<String>> parents) {
+  private static String notAUnit(SourceTree tree, DependencyDeclaration dependency) {
     String target = dependency.target();
     String what;
-    if (parents.containsKey(target)) {
-      what = "is a parent config that " + String.join(", ", parents.get(target)) + " include";
-    } else if (tree.isFile(UnitDiscovery.configFile(target))) {
+    if (tree.isFile(UnitDiscovery.configFile(target))) {
       what =
           UnitDiscovery.isSkipped(UnitDiscovery.directory(target))
               ? "is in a .git, .terraform or .terragrunt-cache directory, which terragrunt skips"
@@ -358,7 +319,7 @@ public final class UnitGraph {
     return excluded;
   }
 
-  /** What reading the graph noticed that does not stop a scan, such as parent configs. */
+  /** What reading the graph noticed that does not stop a scan, such as catalog units. */
   public List<String> warnings() {
     return warnings;
   }
