@@ -14,6 +14,7 @@ import io.livegate.scan.GraphScan;
 import io.livegate.scan.PlanScan;
 import io.livegate.scan.ScanCommand;
 import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -129,6 +130,23 @@ final class ScanCli implements Callable<Integer> {
   private Path sourceCache;
 
   @Option(
+      names = "--terragrunt-version",
+      paramLabel = "VERSION",
+      description =
+          "The terragrunt release the units run with, whose rules the scan applies where releases"
+              + " differ (skip, exclude; docs/scanning.md). Default: what `terragrunt --version`"
+              + " says, else "
+              + TerragruntVersion.DEFAULT_TEXT
+              + ".")
+  private String terragruntVersion;
+
+  @Option(
+      names = "--allow-every-unit-left-out",
+      description =
+          "Warn instead of failing when exclude or skip leaves out every unit of the repository.")
+  private boolean allowEveryUnitLeftOut;
+
+  @Option(
       names = "--runner",
       paramLabel = "terragrunt|terraform",
       defaultValue = "terragrunt",
@@ -169,6 +187,13 @@ final class ScanCli implements Callable<Integer> {
                 parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism)
             .allowPartial(allowPartial)
             .sourceCache(sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache)
+            .terragruntVersion(
+                TerragruntVersions.resolve(
+                    terragruntVersion,
+                    livegate.environment(),
+                    new ProcessCommandRunner(),
+                    progress::progress))
+            .everyUnitLeftOutIsWarning(allowEveryUnitLeftOut)
             .build();
     DeployStack stack =
         mode == Mode.graph

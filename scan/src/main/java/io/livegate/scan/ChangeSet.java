@@ -145,6 +145,7 @@ final class ChangeSet {
         repo.tree(base),
         command.accounts(),
         command.environment(),
+        command.terragruntVersion(),
         command.parallelism(),
         ProgressListener.silent(),
         true,
@@ -215,9 +216,11 @@ final class ChangeSet {
       String base,
       String head,
       UnitGraph graph,
-      Accounts accounts,
+      ScanCommand command,
       SortedMap<String, Set<Reason>> changed,
       SortedMap<String, DeletedUnit> deleted) {
+    Accounts accounts = command.accounts();
+    Optional<String> everyUnitLeftOut = everyUnitLeftOut(graph, command);
     SortedSet<String> members = withDependents(changed.keySet(), graph, Set.of());
     List<ExcludedUnit> excluded = new ArrayList<>();
     SortedSet<String> left = new TreeSet<>(members);
@@ -250,6 +253,7 @@ final class ChangeSet {
       warnings.addAll(graph.config(unit).warnings());
     }
     warnings.addAll(graph.warnings());
+    everyUnitLeftOut.ifPresent(warnings::add);
     executions.sort(
         Comparator.comparingInt(PlannedExecution::layer).thenComparing(PlannedExecution::unit));
     SortedSet<String> touched = new TreeSet<>();
@@ -269,6 +273,36 @@ final class ChangeSet {
         List.copyOf(deleted.values()),
         excluded,
         List.copyOf(warnings));
+  }
+
+  /**
+   * When {@code exclude} or {@code skip} leaves out every unit of the graph, nothing can ever be
+   * deployed from it, which is almost always a rule read the wrong way (an inherited root {@code
+   * skip = true}) rather than the intent: an error, or with {@link
+   * ScanCommand#everyUnitLeftOutIsWarning()} the warning returned.
+   *
+   * @throws EveryUnitLeftOut naming what leaves the units out
+   */
+  private static Optional<String> everyUnitLeftOut(UnitGraph graph, ScanCommand command) {
+    if (graph.units().isEmpty() || graph.excluded().size() < graph.units().size()) {
+      return Optional.empty();
+    }
+    SortedSet<String> why = new TreeSet<>(graph.excluded().values());
+    String message =
+        "every unit ("
+            + graph.units().size()
+            + ") is left out under terragrunt "
+            + command.terragruntVersion()
+            + "'s rules, so nothing would ever be deployed: "
+            + String.join("; ", why.stream().limit(5).toList())
+            + (why.size() > 5 ? "; and " + (why.size() - 5) + " more" : "");
+    if (!command.everyUnitLeftOutIsWarning()) {
+      throw new EveryUnitLeftOut(
+          message
+              + ". Check the terragrunt version the scan assumes (--terragrunt-version), or pass"
+              + " --allow-every-unit-left-out if this is meant");
+    }
+    return Optional.of(message);
   }
 
   /**

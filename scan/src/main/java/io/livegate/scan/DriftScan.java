@@ -96,6 +96,7 @@ public final class DriftScan {
               repo.tree(head),
               command.accounts(),
               command.environment(),
+              command.terragruntVersion(),
               command.parallelism(),
               progress,
               command.allowPartial(),

@@ -12,12 +12,11 @@ import io.livegate.scan.terragrunt.FileRead;
 import io.livegate.scan.terragrunt.InvalidTerragruntConfig;
 import io.livegate.scan.terragrunt.Stacks;
 import io.livegate.scan.terragrunt.TerragruntConfigReader;
+import io.livegate.scan.terragrunt.TerragruntVersion;
 import io.livegate.scan.terragrunt.UnitConfig;
 import io.livegate.scan.terragrunt.UnitDiscovery;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +74,7 @@ public final class UnitGraph {
   /**
    * Discovers and reads every unit of {@code tree}, {@code parallelism} at a time.
    *
+   * @param version the terragrunt release whose rules apply where releases differ
    * @param allowPartial whether a unit that cannot be read, or a dependency on something other than
    *     a unit, is a warning (the unit stays, with no dependencies or reads) instead of an error
    * @param remoteSources fetches stack sources that live outside the repository
@@ -85,6 +85,7 @@ public final class UnitGraph {
       SourceTree tree,
       Accounts accountConfig,
       Map<String, String> environment,
+      TerragruntVersion version,
       int parallelism,
       ProgressListener progress,
       boolean allowPartial,
@@ -93,6 +94,7 @@ public final class UnitGraph {
         tree,
         accountConfig,
         environment,
+        version,
         parallelism,
         progress,
         allowPartial,
@@ -101,9 +103,9 @@ public final class UnitGraph {
   }
 
   /**
-   * As {@link #read(SourceTree, Accounts, Map, int, ProgressListener, boolean, RemoteSources)},
-   * taking the config of a unit from {@code alreadyRead} where it gives one instead of reading the
-   * unit's files.
+   * As {@link #read(SourceTree, Accounts, Map, TerragruntVersion, int, ProgressListener, boolean,
+   * RemoteSources)}, taking the config of a unit from {@code alreadyRead} where it gives one
+   * instead of reading the unit's files.
    *
    * @param alreadyRead the config of a unit as read from the very same files (in another commit
    *     whose files the unit reads are unchanged), or {@code null} to read the unit; never asked
@@ -113,6 +115,7 @@ public final class UnitGraph {
       SourceTree tree,
       Accounts accountConfig,
       Map<String, String> environment,
+      TerragruntVersion version,
       int parallelism,
       ProgressListener progress,
       boolean allowPartial,
@@ -134,7 +137,7 @@ public final class UnitGraph {
               }
             });
     progress.progress("found " + units.size() + " units");
-    TerragruntConfigReader reader = new TerragruntConfigReader(stacks, environment);
+    TerragruntConfigReader reader = new TerragruntConfigReader(stacks, environment, version);
     List<String> ids = new ArrayList<>(units.keySet());
     Map<String, UnitConfig> configs = new HashMap<>();
     SortedMap<String, List<String>> problems = new TreeMap<>();
@@ -284,8 +287,10 @@ public final class UnitGraph {
 
   /**
    * The units terragrunt leaves out of plan and apply, each with why: its own {@code exclude} or
-   * {@code skip}, or, for every unit it depends on (transitively), a unit's exclude with {@code
-   * exclude_dependencies}.
+   * {@code skip}, or, for each unit it depends on directly, a unit's exclude with {@code
+   * exclude_dependencies}. Only direct dependencies are left out: terragrunt marks {@code
+   * unit.Dependencies()} and goes no further (v1.1.3 internal/discovery/discovery.go {@code
+   * applyExcludeModules}; v0.92.0 internal/runner/common/unit_resolver.go).
    */
   private void computeExclusions() {
     for (UnitConfig config : new TreeMap<>(configs).values()) {
@@ -295,20 +300,16 @@ public final class UnitGraph {
       if (config.exclusion().isEmpty() || !config.exclusion().get().excludeDependencies()) {
         continue;
       }
-      Deque<String> queue = new ArrayDeque<>(List.of(config.unit()));
-      while (!queue.isEmpty()) {
-        for (DependencyDeclaration dependency : configs.get(queue.poll()).dependencies()) {
-          String target = dependency.target();
-          if (configs.containsKey(target) && !excluded.containsKey(target)) {
-            excluded.put(
-                target,
-                "a dependency of "
-                    + config.unit()
-                    + ", whose "
-                    + config.exclusion().get().where()
-                    + " leaves out its dependencies");
-            queue.add(target);
-          }
+      for (DependencyDeclaration dependency : config.dependencies()) {
+        String target = dependency.target();
+        if (configs.containsKey(target) && !excluded.containsKey(target)) {
+          excluded.put(
+              target,
+              "a dependency of "
+                  + config.unit()
+                  + ", whose "
+                  + config.exclusion().get().where()
+                  + " leaves out its dependencies");
         }
       }
     }

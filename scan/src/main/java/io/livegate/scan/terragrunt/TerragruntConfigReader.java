@@ -27,6 +27,7 @@ public final class TerragruntConfigReader {
   private final SourceTree tree;
   private final Stacks stacks;
   private final Map<String, String> environment;
+  private final TerragruntVersion version;
   private final Map<String, Object> documents = new ConcurrentHashMap<>();
   private final Map<String, ConfigEvaluation.ReadResult> readConfigs = new ConcurrentHashMap<>();
 
@@ -35,18 +36,25 @@ public final class TerragruntConfigReader {
    *     process environment
    */
   public TerragruntConfigReader(SourceTree tree, Map<String, String> environment) {
-    this(tree, null, environment);
+    this(tree, null, environment, TerragruntVersion.DEFAULT);
   }
 
-  /** Reads the units of {@code stacks}' tree, generated units included, with their values. */
-  public TerragruntConfigReader(Stacks stacks, Map<String, String> environment) {
-    this(stacks.tree(), stacks, environment);
+  /**
+   * Reads the units of {@code stacks}' tree, generated units included, with their values.
+   *
+   * @param version the terragrunt release whose rules apply where releases differ
+   */
+  public TerragruntConfigReader(
+      Stacks stacks, Map<String, String> environment, TerragruntVersion version) {
+    this(stacks.tree(), stacks, environment, version);
   }
 
-  private TerragruntConfigReader(SourceTree tree, Stacks stacks, Map<String, String> environment) {
+  private TerragruntConfigReader(
+      SourceTree tree, Stacks stacks, Map<String, String> environment, TerragruntVersion version) {
     this.tree = tree;
     this.stacks = stacks;
     this.environment = Map.copyOf(environment);
+    this.version = version;
   }
 
   /**
@@ -102,6 +110,10 @@ public final class TerragruntConfigReader {
 
   Map<String, String> environment() {
     return environment;
+  }
+
+  TerragruntVersion version() {
+    return version;
   }
 
   /** The parsed file, parsed once per scan; a parse failure is cached and thrown again. */
