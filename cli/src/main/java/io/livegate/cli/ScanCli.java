@@ -109,9 +109,11 @@ final class ScanCli implements Callable<Integer> {
       paramLabel = "REGEX",
       defaultValue = ".+\\.(hcl|tf|tfvars|json)",
       description =
-          "Which changed files inside a unit's directory count, matched against the whole"
+          "Which changed files in a unit's directory count when its terraform runs elsewhere (a"
+              + " terraform.source) and nothing reads them by name, matched against the whole"
               + " repo-relative path, newlines included (default: ${DEFAULT-VALUE}). Files a unit"
-              + " reads always count.")
+              + " reads, and every file of the directory its terraform runs in or of a local"
+              + " module it calls, always count.")
   private String filePattern;
 
   @Option(

@@ -48,11 +48,13 @@ final class ChangeSet {
   record Changes(SortedMap<String, Set<Reason>> changed, SortedMap<String, DeletedUnit> deleted) {}
 
   /**
-   * Maps changed files to units, using the graphs of both commits. A file changes every unit that
-   * read it (or tried to and found it missing) at the head or at the base, whatever its name; a
-   * file inside a unit's directory, or a module directory it sources, that the unit did not read by
-   * name changes it when it matches {@code filePattern}. A file whose innermost unit existed only
-   * at the base marks that unit as deleted.
+   * Maps changed files to units, using the graphs of both commits, by what terraform and terragrunt
+   * read. A file changes, whatever its name: every unit that read it (or tried to and found it
+   * missing) at the head or at the base; every unit whose terraform runs in the directory holding
+   * it (its own directory without a {@code terraform.source}, or a local source that terragrunt
+   * copies whole) or calls a local module holding it. Only a file in a unit's own directory that
+   * none of these reach, beside a unit whose terraform runs elsewhere, is matched against {@code
+   * filePattern}. A file whose innermost unit existed only at the base marks that unit as deleted.
    */
   static Changes fromFiles(
       List<FileChange> files, Pattern filePattern, UnitGraph head, UnitGraph base) {
@@ -75,12 +77,17 @@ final class ChangeSet {
         // A listing is read again at each commit; the files it matched are what change a unit.
         readers.values().removeIf(via -> via == FileRead.Via.FILESET);
         boolean matches = filePattern.matcher(path).matches();
-        if (!matches) {
-          readers
-              .values()
-              .removeIf(
-                  via -> via == FileRead.Via.TERRAFORM_SOURCE || via == FileRead.Via.STACK_SOURCE);
-        }
+        Optional<String> headOwner = innermostUnit(path, head);
+        Optional<String> baseOwner = innermostUnit(path, base);
+        // A unit's own directory is where its terraform runs only for the unit itself; a unit
+        // nested in it has its own.
+        readers
+            .entrySet()
+            .removeIf(
+                reader ->
+                    reader.getValue() == FileRead.Via.TERRAFORM_DIRECTORY
+                        && !headOwner.equals(Optional.of(reader.getKey()))
+                        && !baseOwner.equals(Optional.of(reader.getKey())));
         // A stack file generates many units; a change to it changes those whose generation
         // (source, path, values) differs between the commits.
         readers
@@ -89,8 +96,6 @@ final class ChangeSet {
                 reader ->
                     reader.getValue() == FileRead.Via.STACK
                         && sameGeneration(reader.getKey(), head, base));
-        Optional<String> headOwner = innermostUnit(path, head);
-        Optional<String> baseOwner = innermostUnit(path, base);
         if (baseOwner.isPresent()
             && !head.isUnit(baseOwner.get())
             && (headOwner.isEmpty()

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * @param base the revision before the merge; may be {@code null} when {@code all} is set
  * @param head the merge revision
  * @param all treat every unit as changed
- * @param filePattern which changed files count; matched against the whole repo-relative path
+ * @param filePattern which files beside a unit whose terraform runs elsewhere count; matched
+ *     against the whole repo-relative path
  * @param environment what {@code get_env()} sees in configs
  * @param parallelism how many units are read or planned at once
  * @param allowPartial report units that cannot be resolved as warnings instead of failing
@@ -42,7 +43,9 @@ public record ScanCommand(
 
   /**
    * The default {@code filePattern}: HCL, Terraform, tfvars and JSON files. It filters only files
-   * inside a unit's directory that the unit does not read; files a unit reads always count.
+   * in the directory of a unit whose terraform runs elsewhere that nothing reads by name; files a
+   * unit reads, and every file of the directory its terraform runs in or of a local module it
+   * calls, always count.
    */
   public static final Pattern DEFAULT_FILE_PATTERN = filePattern(".+\\.(hcl|tf|tfvars|json)");
 

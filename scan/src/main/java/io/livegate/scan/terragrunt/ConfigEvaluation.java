@@ -130,10 +130,19 @@ final class ConfigEvaluation implements Scope {
   }
 
   /**
-   * The directory of a local {@code terraform { source }}, whose changes change the unit; empty for
-   * a remote source or none.
+   * Where terraform runs for the unit, as far as the scan can tell.
+   *
+   * @param copied the repo-relative directory terragrunt copies whole into its cache (the part of a
+   *     local source before {@code //}, or all of it), or the unit's own directory without a
+   *     source; null for a remote source or one that cannot be evaluated
+   * @param workingDirectory the directory whose .tf files terraform reads (the source with its
+   *     {@code //} subdirectory); null where {@code copied} is
+   * @param declared whether the unit or an include has a {@code terraform { source }}
    */
-  Optional<String> sourceDirectory() {
+  record TerraformDirectory(String copied, String workingDirectory, boolean declared) {}
+
+  /** Where terraform runs for the unit: its own directory, a local source, or unknown. */
+  TerraformDirectory terraformDirectory() {
     Attribute source =
         document.blocks("terraform").stream()
             .flatMap(block -> block.attribute("source").stream())
@@ -153,7 +162,7 @@ final class ConfigEvaluation implements Scope {
       }
     }
     if (source == null) {
-      return Optional.empty();
+      return new TerraformDirectory(terragruntDir, terragruntDir, false);
     }
     Object value = declaring.evaluator.evaluate(source.value());
     if (!(value instanceof String text)) {
@@ -166,15 +175,22 @@ final class ConfigEvaluation implements Scope {
                   ? unknown.reasonSeenFrom(declaring.document.file(), source.line())
                   : Evaluator.describe(value))
               + "), so changes to a local module will not change this unit");
-      return Optional.empty();
+      return new TerraformDirectory(null, null, true);
     }
     String location = text.contains("?") ? text.substring(0, text.indexOf('?')) : text;
     if (location.contains("::") || location.contains("://") || location.startsWith("git@")) {
-      return Optional.empty();
+      return new TerraformDirectory(null, null, true);
     }
     int subdir = location.indexOf("//", location.startsWith("/") ? 1 : 0);
-    String moduleRoot = subdir < 0 ? location : location.substring(0, subdir);
-    return Optional.ofNullable(toRepoPath(moduleRoot));
+    String moduleRoot = toRepoPath(subdir < 0 ? location : location.substring(0, subdir));
+    if (moduleRoot == null) {
+      return new TerraformDirectory(null, null, true);
+    }
+    String working =
+        subdir < 0
+            ? moduleRoot
+            : RepoPaths.normalize(RepoPaths.join(moduleRoot, location.substring(subdir + 2)));
+    return new TerraformDirectory(moduleRoot, working == null ? moduleRoot : working, true);
   }
 
   /**

@@ -28,6 +28,7 @@ public final class TerragruntConfigReader {
   private final Stacks stacks;
   private final Map<String, String> environment;
   private final TerragruntVersion version;
+  private final LocalModules modules;
   private final Map<String, Object> documents = new ConcurrentHashMap<>();
   private final Map<String, ConfigEvaluation.ReadResult> readConfigs = new ConcurrentHashMap<>();
 
@@ -55,6 +56,7 @@ public final class TerragruntConfigReader {
     this.stacks = stacks;
     this.environment = Map.copyOf(environment);
     this.version = version;
+    this.modules = new LocalModules(tree);
   }
 
   /**
@@ -82,9 +84,18 @@ public final class TerragruntConfigReader {
     }
     List<DependencyDeclaration> dependencies = config.dependencies();
     Optional<Exclusion> exclusion = config.exclusion();
-    config
-        .sourceDirectory()
-        .ifPresent(dir -> reads.add(new FileRead(dir, FileRead.Via.TERRAFORM_SOURCE)));
+    ConfigEvaluation.TerraformDirectory terraform = config.terraformDirectory();
+    if (terraform.copied() != null) {
+      reads.add(
+          new FileRead(
+              terraform.copied(),
+              terraform.declared()
+                  ? FileRead.Via.TERRAFORM_SOURCE
+                  : FileRead.Via.TERRAFORM_DIRECTORY));
+      for (String module : modules.calledFrom(terraform.workingDirectory())) {
+        reads.add(new FileRead(module, FileRead.Via.MODULE_SOURCE));
+      }
+    }
     config.evaluateEverything();
     if (stacks == null) {
       return new UnitConfig(unit, dependencies, reads, warnings, exclusion, Optional.empty());
