@@ -143,7 +143,14 @@ public final class UnitGraph {
     SortedMap<String, List<String>> problems = new TreeMap<>();
     stacks
         .problems()
-        .forEach((unit, message) -> problems.put(unit, new ArrayList<>(List.of(message))));
+        .forEach(
+            (unit, message) -> {
+              // As a broken unit outside every account is never read, so a stack that would
+              // generate there stops nothing.
+              if (accountConfig.accountOf(problemDirectory(unit)).isPresent()) {
+                problems.put(unit, new ArrayList<>(List.of(message)));
+              }
+            });
     AtomicInteger done = new AtomicInteger();
     int reportEvery = Math.max(1000, ids.size() / 10);
     ExecutorService pool =
@@ -200,8 +207,7 @@ public final class UnitGraph {
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
         // A unit a stack could not generate is already one problem; its dependents add none.
-        if (!units.containsKey(dependency.target())
-            && !stacks.problems().containsKey(dependency.target())) {
+        if (!units.containsKey(dependency.target()) && !problems.containsKey(dependency.target())) {
           problems
               .computeIfAbsent(config.unit(), unit -> new ArrayList<>())
               .add(notAUnit(stacks.tree(), dependency));
@@ -268,6 +274,21 @@ public final class UnitGraph {
   }
 
   private record Problem(String unit, String message) {}
+
+  /**
+   * The directory a stack problem is about: the unit it would generate, or for a problem of the
+   * stack file itself (keyed {@code file:line}) the stack's directory.
+   */
+  private static String problemDirectory(String key) {
+    int colon = key.lastIndexOf(':');
+    if (colon > 0
+        && key.substring(0, colon).endsWith(".hcl")
+        && key.substring(colon + 1).chars().allMatch(Character::isDigit)) {
+      String parent = RepoPaths.parent(key.substring(0, colon));
+      return parent == null ? "" : parent;
+    }
+    return UnitDiscovery.directory(key);
+  }
 
   private static String notAUnit(SourceTree tree, DependencyDeclaration dependency) {
     String target = dependency.target();

@@ -49,6 +49,11 @@ final class ConfigEvaluation implements Scope {
   /** What {@code values} is: a generated unit's or nested stack's values; null elsewhere. */
   private Object values;
 
+  /**
+   * Whether this is a nested stack whose stack block passed no values, so it has no values file.
+   */
+  private boolean noValuesFile;
+
   private final Evaluator evaluator = new Evaluator(this);
   private final Locals locals;
   private final Includes includes = new Includes(this);
@@ -90,6 +95,17 @@ final class ConfigEvaluation implements Scope {
    */
   ConfigEvaluation withValues(Object values) {
     this.values = values;
+    return this;
+  }
+
+  /**
+   * A nested stack whose {@code stack} block passes no {@code values}: terragrunt writes no
+   * terragrunt.values.hcl for it (v1.1.3 pkg/config/stack.go {@code writeValues} returns on nil
+   * values, {@code ReadValues} then gives nil), so the stack file has no {@code values} variable
+   * and any reference to it fails the stack.
+   */
+  ConfigEvaluation withoutValuesFile() {
+    this.noValuesFile = true;
     return this;
   }
 
@@ -222,13 +238,21 @@ final class ConfigEvaluation implements Scope {
       case "include" -> includes.asVariable(file, line);
       case "dependency" -> Dependencies.variable(this, file, line);
       case "feature" -> Features.variable(featureOwner);
-      case "values" ->
-          featureOwner.values != null
-              ? featureOwner.values
-              : Unknown.at(
-                  file,
-                  line,
-                  "'values' is only set in a unit or stack that a terragrunt.stack.hcl generates");
+      case "values" -> {
+        if (featureOwner.noValuesFile) {
+          throw new InvalidTerragruntConfig(
+              file,
+              line,
+              "'values' is not set: the stack block that generates this stack passes no values,"
+                  + " so terragrunt writes no terragrunt.values.hcl for it");
+        }
+        yield featureOwner.values != null
+            ? featureOwner.values
+            : Unknown.at(
+                file,
+                line,
+                "'values' is only set in a unit or stack that a terragrunt.stack.hcl generates");
+      }
       default -> TerragruntConfigReader.notKnownAtScanTime("'" + name + "'", file, line);
     };
   }
