@@ -80,14 +80,20 @@ final class ChangeSet {
         Optional<String> headOwner = innermostUnit(path, head);
         Optional<String> baseOwner = innermostUnit(path, base);
         // A unit's own directory is where its terraform runs only for the unit itself; a unit
-        // nested in it has its own.
+        // nested in it, at either commit, has its own.
+        Optional<String> owner =
+            baseOwner.isPresent()
+                    && (headOwner.isEmpty()
+                        || UnitDiscovery.directory(baseOwner.get()).length()
+                            > UnitDiscovery.directory(headOwner.get()).length())
+                ? baseOwner
+                : headOwner;
         readers
             .entrySet()
             .removeIf(
                 reader ->
                     reader.getValue() == FileRead.Via.TERRAFORM_DIRECTORY
-                        && !headOwner.equals(Optional.of(reader.getKey()))
-                        && !baseOwner.equals(Optional.of(reader.getKey())));
+                        && !owner.equals(Optional.of(reader.getKey())));
         // A stack file generates many units; a change to it changes those whose generation
         // (source, path, values) differs between the commits.
         readers

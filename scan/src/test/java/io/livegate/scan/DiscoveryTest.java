@@ -149,4 +149,17 @@ class DiscoveryTest {
     assertThat(units(stack)).containsExactlyInAnyOrder("prod/app", "shared/dns");
     assertThat(execution(stack, "prod/app").dependsOn()).containsExactly("shared/dns");
   }
+
+  @Test
+  void filesOfAUnitAddedInsideAnotherUnitsDirectoryChangeOnlyTheNewUnit() {
+    repo.write("terragrunt.hcl", "locals {\n  org = \"acme\"\n}\n");
+    unit("team/app", "");
+    String base = repo.commit("root unit and an app");
+    unit("team/db", "");
+    repo.write("team/db/notes.txt", "new\n");
+
+    DeployStack stack = graphScan(repo, base, repo.commit("add a db inside the root unit"));
+
+    assertThat(units(stack)).containsExactly("team/db");
+  }
 }
