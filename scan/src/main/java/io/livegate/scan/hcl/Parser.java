@@ -116,18 +116,7 @@ final class Parser {
         }
         endOfItem(inBlock, "attribute '" + name + "'");
       } else {
-        List<String> blockLabels = new ArrayList<>();
-        while (peek() == '"' || isIdentifierStart(peek())) {
-          blockLabels.add(peek() == '"' ? label() : identifier());
-          skipBlanks();
-        }
-        if (peek() != '{') {
-          throw error(
-              "expected '=' after '"
-                  + name
-                  + "', or labels and '{' to open a block, found "
-                  + describeNext());
-        }
+        List<String> blockLabels = blockLabels(name);
         pos++;
         skipBlanks();
         blocks.add(
@@ -156,26 +145,12 @@ final class Parser {
     String name = identifier();
     skipBlanks();
     if (peek() != '=' || peek(1) == '=') {
-      while (peek() == '"' || isIdentifierStart(peek())) {
-        if (peek() == '"') {
-          label();
-        } else {
-          identifier();
-        }
-        skipBlanks();
-      }
-      if (peek() == '{') {
-        throw new InvalidHcl(
-            file,
-            itemLine,
-            itemColumn,
-            "a single-line block cannot hold a block ('" + name + "' in block '" + type + "')");
-      }
-      throw error(
-          "expected '=' after '"
-              + name
-              + "', or labels and '{' to open a block, found "
-              + describeNext());
+      blockLabels(name);
+      throw new InvalidHcl(
+          file,
+          itemLine,
+          itemColumn,
+          "a single-line block cannot hold a block ('" + name + "' in block '" + type + "')");
     }
     pos++;
     skipBlanks();
@@ -196,6 +171,23 @@ final class Parser {
     }
     pos++;
     return new Block(type, labels, Collections.unmodifiableMap(attributes), List.of(), blockLine);
+  }
+
+  /** The labels after a block's type, up to its '{', which must follow. */
+  private List<String> blockLabels(String type) {
+    List<String> labels = new ArrayList<>();
+    while (peek() == '"' || isIdentifierStart(peek())) {
+      labels.add(peek() == '"' ? label() : identifier());
+      skipBlanks();
+    }
+    if (peek() != '{') {
+      throw error(
+          "expected '=' after '"
+              + type
+              + "', or labels and '{' to open a block, found "
+              + describeNext());
+    }
+    return labels;
   }
 
   /** After an attribute or a block: the end of the line, the file, or a one-line block. */
