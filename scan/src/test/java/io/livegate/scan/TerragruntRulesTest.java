@@ -143,15 +143,11 @@ class TerragruntRulesTest {
     assertThatThrownBy(
             () ->
                 Scans.run(
-                    new ScanCommand(
-                        repo.root(),
-                        null,
-                        head,
-                        live,
-                        true,
-                        ScanCommand.DEFAULT_FILE_PATTERN,
-                        java.util.Map.of(),
-                        2)))
+                    ScanCommand.builder(repo.root(), live)
+                        .head(head)
+                        .everyUnit()
+                        .parallelism(2)
+                        .build()))
         .isInstanceOf(InvalidTerragruntConfig.class)
         .hasMessage(
             "live/stacks/terragrunt.stack.hcl:1: unit \"y\" (live/stacks/.terragrunt-stack/y): its"
@@ -161,15 +157,11 @@ class TerragruntRulesTest {
 
     DeployStack stack =
         Scans.run(
-            new ScanCommand(
-                repo.root(),
-                null,
-                repo.commit("the account's stack mended"),
-                live,
-                true,
-                ScanCommand.DEFAULT_FILE_PATTERN,
-                java.util.Map.of(),
-                2));
+            ScanCommand.builder(repo.root(), live)
+                .head(repo.commit("the account's stack mended"))
+                .everyUnit()
+                .parallelism(2)
+                .build());
 
     assertThat(units(stack)).containsExactly("live/app");
   }
