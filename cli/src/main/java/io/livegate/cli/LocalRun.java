@@ -16,10 +16,12 @@ import io.livegate.core.drift.DriftReport;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.vote.DeploymentView;
+import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.QueueReconcile;
 import io.livegate.scan.ScanCommand;
 import io.livegate.scan.repo.GitRepo;
+import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -115,6 +117,12 @@ final class LocalRun {
                     .head(headSha)
                     .environment(environment)
                     .parallelism(parallelism)
+                    // The terragrunt that will run the units decides how skip is read.
+                    .terragruntVersion(
+                        runner == RunnerArgv.TERRAGRUNT
+                            ? TerragruntVersions.resolve(
+                                null, environment, new ProcessCommandRunner(), progress::progress)
+                            : TerragruntVersion.DEFAULT)
                     .build());
     MergedPullRequest merge =
         MergedPullRequest.withExactBase(root.toString(), 0, base, head, baseSha, headSha);

@@ -15,6 +15,7 @@ import io.livegate.scan.PlanScan;
 import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.ScanCommand;
 import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -109,9 +110,11 @@ final class ScanCli implements Callable<Integer> {
       paramLabel = "REGEX",
       defaultValue = ".+\\.(hcl|tf|tfvars|json)",
       description =
-          "Which changed files inside a unit's directory count, matched against the whole"
+          "Which changed files in a unit's directory count when its terraform runs elsewhere (a"
+              + " terraform.source) and nothing reads them by name, matched against the whole"
               + " repo-relative path, newlines included (default: ${DEFAULT-VALUE}). Files a unit"
-              + " reads always count.")
+              + " reads, and every file of the directory its terraform runs in or of a local"
+              + " module it calls, always count.")
   private String filePattern;
 
   @Option(
@@ -128,6 +131,23 @@ final class ScanCli implements Callable<Integer> {
           "Where remote stack sources (git) are fetched to and kept between scans (default:"
               + " ~/.cache/livegate/sources).")
   private Path sourceCache;
+
+  @Option(
+      names = "--terragrunt-version",
+      paramLabel = "VERSION",
+      description =
+          "The terragrunt release the units run with, whose rules the scan applies where releases"
+              + " differ (skip, exclude; docs/scanning.md). Default: what `terragrunt --version`"
+              + " says, else "
+              + TerragruntVersion.DEFAULT_TEXT
+              + ".")
+  private String terragruntVersion;
+
+  @Option(
+      names = "--allow-every-unit-left-out",
+      description =
+          "Warn instead of failing when exclude or skip leaves out every unit of the repository.")
+  private boolean allowEveryUnitLeftOut;
 
   @Option(
       names = "--runner",
@@ -170,6 +190,13 @@ final class ScanCli implements Callable<Integer> {
                 parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism)
             .allowPartial(allowPartial)
             .sourceCache(sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache)
+            .terragruntVersion(
+                TerragruntVersions.resolve(
+                    terragruntVersion,
+                    livegate.environment(),
+                    new ProcessCommandRunner(),
+                    progress::progress))
+            .everyUnitLeftOutIsWarning(allowEveryUnitLeftOut)
             .build();
     DeployStack stack =
         mode == Mode.graph

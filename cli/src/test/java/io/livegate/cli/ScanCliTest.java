@@ -532,4 +532,51 @@ class ScanCliTest {
                 + unit(DEV, "baz")
                 + "/terragrunt.hcl:1\n");
   }
+
+  @Test
+  void scanAppliesTheSkipRulesOfTheTerragruntOnPathOrOfTheReleaseGiven() throws IOException {
+    repo.write(unit(DEV, "baz") + "/terragrunt.hcl", "skip = true\n");
+    String head = repo.commit("skip baz the older way");
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path terragrunt =
+        Files.writeString(
+            bin.resolve("terragrunt"), "#!/bin/sh\necho 'terragrunt version v0.67.1'\n");
+    terragrunt.toFile().setExecutable(true);
+    List<String> args =
+        List.of(
+            "scan",
+            "--repo",
+            live.toString(),
+            "--accounts",
+            accounts.toString(),
+            "--base",
+            base,
+            "--head",
+            head);
+
+    CliRun onPath =
+        CliRun.inEnvironment(Map.of("PATH", bin.toString()), args.toArray(String[]::new));
+    List<String> pinned = new ArrayList<>(args);
+    pinned.addAll(List.of("--terragrunt-version", "0.93.0"));
+    CliRun given = CliRun.of(pinned.toArray(String[]::new));
+    CliRun byDefault = CliRun.of(args.toArray(String[]::new));
+
+    assertThat(onPath.exitCode()).as(onPath.toString()).isZero();
+    assertThat(onPath.err()).contains("scanning with terragrunt 0.67.1's rules (" + terragrunt);
+    assertThat(onPath.out())
+        .contains(
+            "\nleft out by their configs\n  "
+                + unit(DEV, "baz")
+                + "  [dev]  skip = true at "
+                + unit(DEV, "baz")
+                + "/terragrunt.hcl:1\n");
+    for (CliRun rejected : List.of(given, byDefault)) {
+      assertThat(rejected.exitCode()).as(rejected.toString()).isNotZero();
+      assertThat(rejected.err())
+          .contains(
+              unit(DEV, "baz") + "/terragrunt.hcl:1: 'skip' was removed in terragrunt 0.93.0");
+    }
+    assertThat(byDefault.err())
+        .contains("scanning with terragrunt 1.1.3's rules (no terragrunt on PATH");
+  }
 }

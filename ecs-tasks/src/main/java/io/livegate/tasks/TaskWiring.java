@@ -32,6 +32,7 @@ import io.livegate.core.pr.PullRequestCheckout;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerArgv;
+import io.livegate.core.stack.DeployStack;
 import io.livegate.core.vote.Mailer;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.SetprivSandbox;
@@ -43,8 +44,10 @@ import io.livegate.scan.PlanPullRequest;
 import io.livegate.scan.PlanScan;
 import io.livegate.scan.QueueReconcile;
 import io.livegate.scan.SandboxedPlan;
+import io.livegate.scan.ScanCommand;
 import io.livegate.scan.config.AccountsFile;
 import io.livegate.scan.repo.Checkout;
+import io.livegate.scan.terragrunt.TerragruntVersion;
 import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
@@ -55,6 +58,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
@@ -178,6 +182,21 @@ public final class TaskWiring {
         clock);
   }
 
+  /**
+   * {@code scan}, applying the rules of the terragrunt release this image installed ({@link
+   * RuntimeContract.RunnerVersions#TERRAGRUNT_ENV}, else the default release).
+   */
+  private Function<ScanCommand, DeployStack> withRunnerTerragrunt(
+      Function<ScanCommand, DeployStack> scan) {
+    TerragruntVersion version =
+        TerragruntVersion.parse(
+            Env.optional(
+                environment,
+                RuntimeContract.RunnerVersions.TERRAGRUNT_ENV,
+                RuntimeContract.RunnerVersions.TERRAGRUNT));
+    return command -> scan.apply(command.withTerragruntVersion(version));
+  }
+
   public CreateDeployStack createDeployStack() {
     RunnerArgv runner = runner();
     Accounts accounts = accounts();
@@ -195,7 +214,8 @@ public final class TaskWiring {
         new CreateDeployStack.Scanning(
             checkout(),
             workspace().resolve("repository"),
-            scan.equals("graph") ? new GraphScan(out::println)::run : planScan()::run,
+            withRunnerTerragrunt(
+                scan.equals("graph") ? new GraphScan(out::println)::run : planScan()::run),
             accounts,
             runner),
         new CreateDeployStack.Reporting(
@@ -233,7 +253,7 @@ public final class TaskWiring {
   public PlanPullRequest prPlanDispatch() {
     return new PlanPullRequest(
         pullRequestCheckout(),
-        new GraphScan(out::println)::run,
+        withRunnerTerragrunt(new GraphScan(out::println)::run),
         accounts(),
         github.statuses(out::println),
         new EcsPullRequestPlanner(
@@ -317,7 +337,11 @@ public final class TaskWiring {
         triggerInvoker(Env.required(environment, RuntimeContract.Tasks.TRIGGER_FUNCTION));
     Engine engine = storingEngine(runner);
     return new DriftJob.Reconcile(
-        new QueueReconcile(engine.create(), new GraphScan(out::println)::run, accounts(), runner),
+        new QueueReconcile(
+            engine.create(),
+            withRunnerTerragrunt(new GraphScan(out::println)::run),
+            accounts(),
+            runner),
         deploymentId -> invoke.accept(TriggerEvent.deploymentCreated(deploymentId)),
         engine.statuses(),
         Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""));

@@ -48,11 +48,13 @@ final class ChangeSet {
   record Changes(SortedMap<String, Set<Reason>> changed, SortedMap<String, DeletedUnit> deleted) {}
 
   /**
-   * Maps changed files to units, using the graphs of both commits. A file changes every unit that
-   * read it (or tried to and found it missing) at the head or at the base, whatever its name; a
-   * file inside a unit's directory, or a module directory it sources, that the unit did not read by
-   * name changes it when it matches {@code filePattern}. A file whose innermost unit existed only
-   * at the base marks that unit as deleted.
+   * Maps changed files to units, using the graphs of both commits, by what terraform and terragrunt
+   * read. A file changes, whatever its name: every unit that read it (or tried to and found it
+   * missing) at the head or at the base; every unit whose terraform runs in the directory holding
+   * it (its own directory without a {@code terraform.source}, or a local source that terragrunt
+   * copies whole) or calls a local module holding it. Only a file in a unit's own directory that
+   * none of these reach, beside a unit whose terraform runs elsewhere, is matched against {@code
+   * filePattern}. A file whose innermost unit existed only at the base marks that unit as deleted.
    */
   static Changes fromFiles(
       List<FileChange> files, Pattern filePattern, UnitGraph head, UnitGraph base) {
@@ -75,12 +77,23 @@ final class ChangeSet {
         // A listing is read again at each commit; the files it matched are what change a unit.
         readers.values().removeIf(via -> via == FileRead.Via.FILESET);
         boolean matches = filePattern.matcher(path).matches();
-        if (!matches) {
-          readers
-              .values()
-              .removeIf(
-                  via -> via == FileRead.Via.TERRAFORM_SOURCE || via == FileRead.Via.STACK_SOURCE);
-        }
+        Optional<String> headOwner = innermostUnit(path, head);
+        Optional<String> baseOwner = innermostUnit(path, base);
+        // A unit's own directory is where its terraform runs only for the unit itself; a unit
+        // nested in it, at either commit, has its own.
+        Optional<String> owner =
+            baseOwner.isPresent()
+                    && (headOwner.isEmpty()
+                        || UnitDiscovery.directory(baseOwner.get()).length()
+                            > UnitDiscovery.directory(headOwner.get()).length())
+                ? baseOwner
+                : headOwner;
+        readers
+            .entrySet()
+            .removeIf(
+                reader ->
+                    reader.getValue() == FileRead.Via.TERRAFORM_DIRECTORY
+                        && !owner.equals(Optional.of(reader.getKey())));
         // A stack file generates many units; a change to it changes those whose generation
         // (source, path, values) differs between the commits.
         readers
@@ -89,8 +102,6 @@ final class ChangeSet {
                 reader ->
                     reader.getValue() == FileRead.Via.STACK
                         && sameGeneration(reader.getKey(), head, base));
-        Optional<String> headOwner = innermostUnit(path, head);
-        Optional<String> baseOwner = innermostUnit(path, base);
         if (baseOwner.isPresent()
             && !head.isUnit(baseOwner.get())
             && (headOwner.isEmpty()
@@ -145,6 +156,7 @@ final class ChangeSet {
         repo.tree(base),
         command.accounts(),
         command.environment(),
+        command.terragruntVersion(),
         command.parallelism(),
         ProgressListener.silent(),
         true,
@@ -215,9 +227,11 @@ final class ChangeSet {
       String base,
       String head,
       UnitGraph graph,
-      Accounts accounts,
+      ScanCommand command,
       SortedMap<String, Set<Reason>> changed,
       SortedMap<String, DeletedUnit> deleted) {
+    Accounts accounts = command.accounts();
+    Optional<String> everyUnitLeftOut = everyUnitLeftOut(graph, command);
     SortedSet<String> members = withDependents(changed.keySet(), graph, Set.of());
     List<ExcludedUnit> excluded = new ArrayList<>();
     SortedSet<String> left = new TreeSet<>(members);
@@ -250,6 +264,7 @@ final class ChangeSet {
       warnings.addAll(graph.config(unit).warnings());
     }
     warnings.addAll(graph.warnings());
+    everyUnitLeftOut.ifPresent(warnings::add);
     executions.sort(
         Comparator.comparingInt(PlannedExecution::layer).thenComparing(PlannedExecution::unit));
     SortedSet<String> touched = new TreeSet<>();
@@ -269,6 +284,36 @@ final class ChangeSet {
         List.copyOf(deleted.values()),
         excluded,
         List.copyOf(warnings));
+  }
+
+  /**
+   * When {@code exclude} or {@code skip} leaves out every unit of the graph, nothing can ever be
+   * deployed from it, which is almost always a rule read the wrong way (an inherited root {@code
+   * skip = true}) rather than the intent: an error, or with {@link
+   * ScanCommand#everyUnitLeftOutIsWarning()} the warning returned.
+   *
+   * @throws EveryUnitLeftOut naming what leaves the units out
+   */
+  private static Optional<String> everyUnitLeftOut(UnitGraph graph, ScanCommand command) {
+    if (graph.units().isEmpty() || graph.excluded().size() < graph.units().size()) {
+      return Optional.empty();
+    }
+    SortedSet<String> why = new TreeSet<>(graph.excluded().values());
+    String message =
+        "every unit ("
+            + graph.units().size()
+            + ") is left out under terragrunt "
+            + command.terragruntVersion()
+            + "'s rules, so nothing would ever be deployed: "
+            + String.join("; ", why.stream().limit(5).toList())
+            + (why.size() > 5 ? "; and " + (why.size() - 5) + " more" : "");
+    if (!command.everyUnitLeftOutIsWarning()) {
+      throw new EveryUnitLeftOut(
+          message
+              + ". Check the terragrunt version the scan assumes (--terragrunt-version), or pass"
+              + " --allow-every-unit-left-out if this is meant");
+    }
+    return Optional.of(message);
   }
 
   /**

@@ -51,6 +51,7 @@ final class DeletedUnits {
               repo.tree(base),
               command.accounts(),
               command.environment(),
+              command.terragruntVersion(),
               command.parallelism(),
               progress,
               command.allowPartial(),

@@ -81,6 +81,7 @@ public final class DriftScan {
               repo.tree(head),
               command.accounts(),
               command.environment(),
+              command.terragruntVersion(),
               command.parallelism(),
               progress,
               command.allowPartial(),

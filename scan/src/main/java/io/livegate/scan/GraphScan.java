@@ -35,6 +35,7 @@ public final class GraphScan {
               repo.tree(head),
               command.accounts(),
               command.environment(),
+              command.terragruntVersion(),
               command.parallelism(),
               progress,
               command.allowPartial(),
@@ -46,7 +47,7 @@ public final class GraphScan {
             .forEach(
                 unit -> every.put(unit, Set.of(new Reason(Reason.Kind.ALL_UNITS, null, null))));
         return ChangeSet.deployStack(
-            ScanMode.GRAPH, null, head, graph, command.accounts(), every, new TreeMap<>());
+            ScanMode.GRAPH, null, head, graph, command, every, new TreeMap<>());
       }
       List<FileChange> files = repo.changes(base, head);
       progress.progress(
@@ -63,13 +64,7 @@ public final class GraphScan {
               ChangeSet.baseGraph(repo, base, command, remoteSources, graph, files));
       DeployStack stack =
           ChangeSet.deployStack(
-              ScanMode.GRAPH,
-              base,
-              head,
-              graph,
-              command.accounts(),
-              changes.changed(),
-              changes.deleted());
+              ScanMode.GRAPH, base, head, graph, command, changes.changed(), changes.deleted());
       return DeletedUnits.ordered(
           stack,
           command,

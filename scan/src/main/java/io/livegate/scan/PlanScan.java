@@ -84,6 +84,7 @@ public final class PlanScan {
               repo.tree(head),
               command.accounts(),
               command.environment(),
+              command.terragruntVersion(),
               command.parallelism(),
               progress,
               command.allowPartial(),
@@ -107,8 +108,7 @@ public final class PlanScan {
                       ChangeSet.baseGraph(repo, base, command, remoteSources, graph, files))
                   .deleted();
       return DeletedUnits.ordered(
-          ChangeSet.deployStack(
-              ScanMode.PLAN, base, head, graph, command.accounts(), changed, deleted),
+          ChangeSet.deployStack(ScanMode.PLAN, base, head, graph, command, changed, deleted),
           command,
           repo,
           base,

@@ -3,6 +3,7 @@ package io.livegate.scan;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
@@ -15,11 +16,16 @@ import java.util.regex.Pattern;
  * @param base the revision before the merge; may be {@code null} when {@code all} is set
  * @param head the merge revision
  * @param all treat every unit as changed
- * @param filePattern which changed files count; matched against the whole repo-relative path
+ * @param filePattern which files beside a unit whose terraform runs elsewhere count; matched
+ *     against the whole repo-relative path
  * @param environment what {@code get_env()} sees in configs
  * @param parallelism how many units are read or planned at once
  * @param allowPartial report units that cannot be resolved as warnings instead of failing
  * @param sourceCache where remote stack sources are fetched to and kept between scans
+ * @param terragruntVersion the terragrunt release the units run with, whose rules the scan applies
+ *     where releases differ (see {@link TerragruntVersion})
+ * @param everyUnitLeftOutIsWarning whether a graph whose every unit {@code exclude} or {@code skip}
+ *     leaves out is a warning rather than an error
  */
 public record ScanCommand(
     Path repository,
@@ -31,11 +37,15 @@ public record ScanCommand(
     Map<String, String> environment,
     int parallelism,
     boolean allowPartial,
-    Path sourceCache) {
+    Path sourceCache,
+    TerragruntVersion terragruntVersion,
+    boolean everyUnitLeftOutIsWarning) {
 
   /**
    * The default {@code filePattern}: HCL, Terraform, tfvars and JSON files. It filters only files
-   * inside a unit's directory that the unit does not read; files a unit reads always count.
+   * in the directory of a unit whose terraform runs elsewhere that nothing reads by name; files a
+   * unit reads, and every file of the directory its terraform runs in or of a local module it
+   * calls, always count.
    */
   public static final Pattern DEFAULT_FILE_PATTERN = filePattern(".+\\.(hcl|tf|tfvars|json)");
 
@@ -52,6 +62,7 @@ public record ScanCommand(
     Objects.requireNonNull(accounts, "accounts");
     Objects.requireNonNull(filePattern, "filePattern");
     Objects.requireNonNull(sourceCache, "sourceCache");
+    Objects.requireNonNull(terragruntVersion, "terragruntVersion");
     environment = Map.copyOf(environment);
     if (head == null || head.isBlank()) {
       throw new LivegateException("a head revision is required");
@@ -64,10 +75,37 @@ public record ScanCommand(
     }
   }
 
+  /** This scan, applying the rules of terragrunt {@code version}. */
+  public ScanCommand withTerragruntVersion(TerragruntVersion version) {
+    return withTerragrunt(version, everyUnitLeftOutIsWarning);
+  }
+
+  /** This scan, reporting a graph whose every unit is left out as a warning instead of failing. */
+  public ScanCommand withEveryUnitLeftOutAsWarning() {
+    return withTerragrunt(terragruntVersion, true);
+  }
+
+  private ScanCommand withTerragrunt(TerragruntVersion version, boolean leftOutIsWarning) {
+    return new ScanCommand(
+        repository,
+        base,
+        head,
+        accounts,
+        all,
+        filePattern,
+        environment,
+        parallelism,
+        allowPartial,
+        sourceCache,
+        version,
+        leftOutIsWarning);
+  }
+
   /**
    * A scan of {@code repository} with the defaults: only changed units, the default file pattern,
    * an empty environment, one unit per core, failing on anything it cannot resolve, remote stack
-   * sources in the default cache directory.
+   * sources in the default cache directory, the rules of {@link TerragruntVersion#DEFAULT}, and
+   * failing when every unit is left out.
    */
   public static Builder builder(Path repository, Accounts accounts) {
     return new Builder(repository, accounts);
@@ -85,6 +123,8 @@ public record ScanCommand(
     private int parallelism = Runtime.getRuntime().availableProcessors();
     private boolean allowPartial;
     private Path sourceCache;
+    private TerragruntVersion terragruntVersion = TerragruntVersion.DEFAULT;
+    private boolean everyUnitLeftOutIsWarning;
 
     private Builder(Path repository, Accounts accounts) {
       this.repository = repository;
@@ -136,6 +176,16 @@ public record ScanCommand(
       return this;
     }
 
+    public Builder terragruntVersion(TerragruntVersion terragruntVersion) {
+      this.terragruntVersion = terragruntVersion;
+      return this;
+    }
+
+    public Builder everyUnitLeftOutIsWarning(boolean everyUnitLeftOutIsWarning) {
+      this.everyUnitLeftOutIsWarning = everyUnitLeftOutIsWarning;
+      return this;
+    }
+
     public ScanCommand build() {
       return new ScanCommand(
           repository,
@@ -147,7 +197,9 @@ public record ScanCommand(
           environment,
           parallelism,
           allowPartial,
-          sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache);
+          sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache,
+          terragruntVersion,
+          everyUnitLeftOutIsWarning);
     }
   }
 }

@@ -9,6 +9,7 @@ import io.livegate.scan.graph.UnitGraph;
 import io.livegate.scan.repo.FileChange;
 import io.livegate.scan.repo.GitRepo;
 import io.livegate.scan.repo.RemoteSources;
+import io.livegate.scan.terragrunt.TerragruntVersion;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Path;
 import java.util.List;
@@ -99,6 +100,7 @@ class BaseGraphTest {
         git.tree(commit),
         Accounts.wholeRepository(),
         Map.of(),
+        TerragruntVersion.DEFAULT,
         2,
         ProgressListener.silent(),
         true,

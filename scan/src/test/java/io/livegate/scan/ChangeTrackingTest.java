@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A unit changes when any file its evaluation read, or tried to read and found missing, changes at
- * the head or at the base, whatever the file is called; the file pattern only filters files inside
- * unit directories that nothing read by name.
+ * the head or at the base, whatever the file is called; so does any file of the directory where a
+ * unit's terraform runs (here each unit's own).
  *
  * <p>The live repository is YAML-driven: each app decodes its environment's {@code env.yaml}, found
  * with {@code find_in_parent_folders()}, and its own {@code config.yaml}, and falls back to no
@@ -171,9 +171,9 @@ class ChangeTrackingTest {
   }
 
   @Test
-  void fileInsideAUnitThatNothingReadsAndThePatternDoesNotMatchChangesNothing() {
+  void fileOfAnyNameInTheDirectoryWhereAUnitsTerraformRunsChangesIt() {
     repo.write("dev/eu/db/README.md", "# db\n");
 
-    assertThat(scanAfter("docs").executions()).isEmpty();
+    assertThat(units(scanAfter("docs"))).containsExactly("dev/eu/db", "dev/eu/app");
   }
 }

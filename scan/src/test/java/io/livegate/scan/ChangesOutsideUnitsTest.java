@@ -171,12 +171,38 @@ class ChangesOutsideUnitsTest {
   }
 
   @Test
-  void changedFilesThatDoNotMatchTheFilePatternChangeNothing() {
-    repo.touch("dev/eu/app/README.md").touch("modules/README.md");
+  void fileBesideAUnitWhoseTerraformRunsInALocalSourceCountsOnlyWhenItMatchesTheFilePattern() {
+    repo.touch("dev/eu/vpc/README.md");
 
-    DeployStack stack = scanAfter("change docs");
+    DeployStack stack = scanAfter("change the vpc's docs");
 
     assertThat(stack.executions()).isEmpty();
+  }
+
+  @Test
+  void anyFileOfTheLocalSourceThatTerragruntCopiesChangesTheUnitsThatSourceIt() {
+    // terragrunt copies a local source's directory whole (v1.1.3 internal/getter/filecopy.go),
+    // the part before '//', so its README is in terraform's working directory too.
+    repo.touch("modules/README.md");
+
+    DeployStack stack = scanAfter("change the modules' docs");
+
+    assertThat(units(stack))
+        .containsExactlyInAnyOrder(
+            "dev/eu/vpc", "dev/us/vpc", "prod/eu/vpc", "dev/eu/app", "dev/us/app", "prod/eu/app");
+    assertThat(execution(stack, "dev/eu/vpc").reasons())
+        .containsExactly(Reason.readsChangedFile("modules/README.md", "terraform.source"));
+  }
+
+  @Test
+  void anyFileOfAUnitThatRunsTerraformInItsOwnDirectoryChangesIt() {
+    repo.touch("dev/eu/app/README.md");
+
+    DeployStack stack = scanAfter("change the app's docs");
+
+    assertThat(units(stack)).containsExactly("dev/eu/app");
+    assertThat(execution(stack, "dev/eu/app").reasons())
+        .containsExactly(Reason.changedFile("dev/eu/app/README.md"));
   }
 
   @Test

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Units found as terragrunt finds them: hidden directories are searched, only .git, .terraform and
- * .terragrunt-cache are skipped, and a terragrunt.hcl is a unit unless another config includes it,
- * at the repository root too.
+ * .terragrunt-cache are skipped, and every terragrunt.hcl is a unit, whether another config
+ * includes it or not, at the repository root too.
  */
 class DiscoveryTest {
   private static final String MAIN_TF = "resource \"terraform_data\" \"this\" {}\n";
@@ -88,42 +88,78 @@ class DiscoveryTest {
     assertThat(stack.warnings()).isEmpty();
   }
 
+  // terragrunt 1.1.3 lists every terragrunt.hcl it walks to as a unit, included or not:
+  // internal/discovery/phase_filesystem.go (createComponentFromPath for each config file name) and
+  // internal/util/file.go (SkipDirIfIgnorable: only .git, .terraform, .terragrunt-cache are left).
+
   @Test
-  void rootConfigThatUnitsIncludeIsAParentConfigWithAWarningAndItsChangeChangesTheIncluders() {
+  void rootTerragruntHclThatUnitsIncludeIsAUnitTooAndItsChangeChangesItAndItsIncluders() {
     repo.write("terragrunt.hcl", "locals {\n  org = \"acme\"\n}\n");
     String include = "include \"root\" {\n  path = find_in_parent_folders()\n}\n";
     unit("dev/vpc", include);
     unit("dev/app", include + dependency("vpc", "../vpc"));
-    unit("tools/lint", "");
-    String base = repo.commit("classic root config");
+    String base = repo.commit("classic root terragrunt.hcl");
     repo.touch("terragrunt.hcl");
 
-    DeployStack stack = graphScan(repo, base, repo.commit("change the parent config"));
+    DeployStack stack = graphScan(repo, base, repo.commit("change the root config"));
 
-    assertThat(units(stack)).containsExactly("dev/vpc", "dev/app");
+    assertThat(units(stack)).containsExactlyInAnyOrder(".", "dev/app", "dev/vpc");
+    assertThat(execution(stack, ".").reasons())
+        .containsExactly(Reason.changedFile("terragrunt.hcl"));
     assertThat(execution(stack, "dev/vpc").reasons())
         .containsExactly(Reason.readsChangedFile("terragrunt.hcl", "include"));
-    assertThat(stack.deleted()).isEmpty();
-    assertThat(stack.warnings())
-        .containsExactly(
-            "terragrunt.hcl is included by dev/app, dev/vpc, so it is a parent config, not a unit");
+    assertThat(stack.warnings()).isEmpty();
   }
 
   @Test
-  void nestedTerragruntHclThatAUnitIncludesIsAParentConfigNotAUnit() {
-    unit("base/data/policy", "locals {\n  name = \"policy\"\n}\n");
+  void includedUnitWithItsOwnModuleIsAUnitAndItsMainTfChangesItAndTheIncludersThatSourceIt() {
+    unit(
+        "base/data/policy",
+        "terraform {\n  source = get_parent_terragrunt_dir()\n}\n"
+            + "locals {\n  name = \"policy\"\n}\n");
     unit(
         "prod/policy",
         "include \"policy\" {\n"
             + "  path = \"${get_repo_root()}/base/data/policy/terragrunt.hcl\"\n"
             + "}\n");
+    unit("prod/other", "");
+    String base = repo.commit("a unit that another unit includes");
+    repo.touch("base/data/policy/main.tf");
 
-    DeployStack stack = allUnits(repo, repo.commit("shared unit config"));
+    DeployStack stack = graphScan(repo, base, repo.commit("change the included unit's module"));
 
-    assertThat(units(stack)).containsExactly("prod/policy");
-    assertThat(stack.warnings())
-        .containsExactly(
-            "base/data/policy/terragrunt.hcl is included by prod/policy, so it is a parent"
-                + " config, not a unit");
+    assertThat(units(stack)).containsExactlyInAnyOrder("base/data/policy", "prod/policy");
+    assertThat(execution(stack, "base/data/policy").reasons())
+        .containsExactly(Reason.changedFile("base/data/policy/main.tf"));
+    assertThat(execution(stack, "prod/policy").reasons())
+        .containsExactly(Reason.readsChangedFile("base/data/policy/main.tf", "terraform.source"));
+    assertThat(stack.warnings()).isEmpty();
+  }
+
+  @Test
+  void aDependencyOnAnIncludedUnitIsAnEdge() {
+    unit("shared/dns", "locals {\n  zone = \"example.com\"\n}\n");
+    unit(
+        "prod/app",
+        "include \"dns\" {\n  path = \"../../shared/dns/terragrunt.hcl\"\n}\n"
+            + dependency("dns", "../../shared/dns"));
+
+    DeployStack stack = allUnits(repo, repo.commit("depend on an included unit"));
+
+    assertThat(units(stack)).containsExactlyInAnyOrder("prod/app", "shared/dns");
+    assertThat(execution(stack, "prod/app").dependsOn()).containsExactly("shared/dns");
+  }
+
+  @Test
+  void filesOfAUnitAddedInsideAnotherUnitsDirectoryChangeOnlyTheNewUnit() {
+    repo.write("terragrunt.hcl", "locals {\n  org = \"acme\"\n}\n");
+    unit("team/app", "");
+    String base = repo.commit("root unit and an app");
+    unit("team/db", "");
+    repo.write("team/db/notes.txt", "new\n");
+
+    DeployStack stack = graphScan(repo, base, repo.commit("add a db inside the root unit"));
+
+    assertThat(units(stack)).containsExactly("team/db");
   }
 }

@@ -25,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * says why each unit is left out.
  *
  * <p>The live repository: {@code dns} is switched off by a feature flag whose default is on; {@code
- * legacy} is skipped; {@code db} only excludes destroy; {@code frozen} is excluded by the file it
- * includes; {@code reporting} is excluded with its dependency {@code warehouse}; {@code app}
- * depends on {@code db} and {@code dns}.
+ * db} only excludes destroy; {@code frozen} is excluded by the file it includes; {@code reporting}
+ * is excluded with its direct dependency {@code warehouse}, but not with {@code lake}, which the
+ * warehouse depends on; {@code app} depends on {@code db} and {@code dns}. {@code skip}, whose
+ * rules changed between terragrunt releases, is in {@link SkipByTerragruntVersionTest}.
  */
 class ExclusionsTest {
   @TempDir Path dir;
@@ -42,12 +43,12 @@ class ExclusionsTest {
         "dev/dns",
         "feature \"disable_dns\" {\n  default = true\n}\n\n"
             + "exclude {\n  if      = feature.disable_dns.value\n  actions = [\"all\"]\n}\n");
-    unit("dev/legacy", "skip = true\n");
     unit("dev/db", "exclude {\n  if      = true\n  actions = [\"destroy\"]\n}\n");
     unit(
         "dev/frozen",
         "include \"frozen\" {\n  path = \"${get_repo_root()}/_envcommon/frozen.hcl\"\n}\n");
-    unit("dev/warehouse", "");
+    unit("dev/lake", "");
+    unit("dev/warehouse", dependency("lake", "../lake"));
     unit(
         "dev/reporting",
         dependency("warehouse", "../warehouse")
@@ -71,7 +72,9 @@ class ExclusionsTest {
   void everyUnitScanLeavesOutExactlyTheExcludedUnitsEachWithItsReason() {
     DeployStack stack = allUnits(repo, base);
 
-    assertThat(units(stack)).containsExactly("dev/db", "dev/app");
+    // exclude_dependencies leaves out direct dependencies only, so the lake stays (terragrunt
+    // v1.1.3 internal/discovery/discovery.go applyExcludeModules marks unit.Dependencies()).
+    assertThat(units(stack)).containsExactly("dev/db", "dev/lake", "dev/app");
     assertThat(execution(stack, "dev/app").dependsOn()).containsExactly("dev/db");
     assertThat(stack.excluded())
         .containsExactly(
@@ -83,7 +86,6 @@ class ExclusionsTest {
                 "dev/frozen",
                 "default",
                 "exclude { actions = [\"all\"] } at _envcommon/frozen.hcl:1"),
-            new ExcludedUnit("dev/legacy", "default", "skip = true at dev/legacy/terragrunt.hcl:1"),
             new ExcludedUnit(
                 "dev/reporting",
                 "default",

@@ -113,8 +113,11 @@ class IncludesTest {
 
     DeployStack stack = graphScan(repo, base, repo.commit("change network"));
 
-    assertThat(units(stack)).containsExactly("shared/network", "dev/app");
+    // The root terragrunt.hcl is a unit too (terragrunt 1.1.3 discovery lists every
+    // terragrunt.hcl), and on its own its dependency path starts from the root.
+    assertThat(units(stack)).containsExactly("shared/network", ".", "dev/app");
     assertThat(execution(stack, "dev/app").dependsOn()).containsExactly("shared/network");
+    assertThat(execution(stack, ".").dependsOn()).containsExactly("shared/network");
   }
 
   @Test

@@ -223,6 +223,12 @@ public final class RuntimeContract {
     public static final String TERRAFORM_LABEL = "io.livegate.terraform-version";
     public static final String TERRAGRUNT_LABEL = "io.livegate.terragrunt-version";
 
+    /**
+     * The task environment variable holding the terragrunt release the image installed (the
+     * Dockerfile sets it from its build argument), so that scans apply that release's rules.
+     */
+    public static final String TERRAGRUNT_ENV = "LIVEGATE_TERRAGRUNT_VERSION";
+
     private RunnerVersions() {}
   }
 }

@@ -12,12 +12,11 @@ import io.livegate.scan.terragrunt.FileRead;
 import io.livegate.scan.terragrunt.InvalidTerragruntConfig;
 import io.livegate.scan.terragrunt.Stacks;
 import io.livegate.scan.terragrunt.TerragruntConfigReader;
+import io.livegate.scan.terragrunt.TerragruntVersion;
 import io.livegate.scan.terragrunt.UnitConfig;
 import io.livegate.scan.terragrunt.UnitDiscovery;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +74,7 @@ public final class UnitGraph {
   /**
    * Discovers and reads every unit of {@code tree}, {@code parallelism} at a time.
    *
+   * @param version the terragrunt release whose rules apply where releases differ
    * @param allowPartial whether a unit that cannot be read, or a dependency on something other than
    *     a unit, is a warning (the unit stays, with no dependencies or reads) instead of an error
    * @param remoteSources fetches stack sources that live outside the repository
@@ -85,6 +85,7 @@ public final class UnitGraph {
       SourceTree tree,
       Accounts accountConfig,
       Map<String, String> environment,
+      TerragruntVersion version,
       int parallelism,
       ProgressListener progress,
       boolean allowPartial,
@@ -93,6 +94,7 @@ public final class UnitGraph {
         tree,
         accountConfig,
         environment,
+        version,
         parallelism,
         progress,
         allowPartial,
@@ -101,9 +103,9 @@ public final class UnitGraph {
   }
 
   /**
-   * As {@link #read(SourceTree, Accounts, Map, int, ProgressListener, boolean, RemoteSources)},
-   * taking the config of a unit from {@code alreadyRead} where it gives one instead of reading the
-   * unit's files.
+   * As {@link #read(SourceTree, Accounts, Map, TerragruntVersion, int, ProgressListener, boolean,
+   * RemoteSources)}, taking the config of a unit from {@code alreadyRead} where it gives one
+   * instead of reading the unit's files.
    *
    * @param alreadyRead the config of a unit as read from the very same files (in another commit
    *     whose files the unit reads are unchanged), or {@code null} to read the unit; never asked
@@ -113,6 +115,7 @@ public final class UnitGraph {
       SourceTree tree,
       Accounts accountConfig,
       Map<String, String> environment,
+      TerragruntVersion version,
       int parallelism,
       ProgressListener progress,
       boolean allowPartial,
@@ -134,13 +137,20 @@ public final class UnitGraph {
               }
             });
     progress.progress("found " + units.size() + " units");
-    TerragruntConfigReader reader = new TerragruntConfigReader(stacks, environment);
+    TerragruntConfigReader reader = new TerragruntConfigReader(stacks, environment, version);
     List<String> ids = new ArrayList<>(units.keySet());
     Map<String, UnitConfig> configs = new HashMap<>();
     SortedMap<String, List<String>> problems = new TreeMap<>();
     stacks
         .problems()
-        .forEach((unit, message) -> problems.put(unit, new ArrayList<>(List.of(message))));
+        .forEach(
+            (unit, message) -> {
+              // As a broken unit outside every account is never read, so a stack that would
+              // generate there stops nothing.
+              if (accountConfig.accountOf(problemDirectory(unit)).isPresent()) {
+                problems.put(unit, new ArrayList<>(List.of(message)));
+              }
+            });
     AtomicInteger done = new AtomicInteger();
     int reportEvery = Math.max(1000, ids.size() / 10);
     ExecutorService pool =
@@ -194,26 +204,13 @@ public final class UnitGraph {
     } finally {
       pool.shutdownNow();
     }
-    SortedMap<String, SortedSet<String>> parents = parentConfigs(units.keySet(), configs.values());
-    parents.forEach(
-        (parent, includers) -> {
-          units.remove(parent);
-          configs.remove(parent);
-          problems.remove(parent);
-          warnings.add(
-              UnitDiscovery.configFile(parent)
-                  + " is included by "
-                  + String.join(", ", includers)
-                  + ", so it is a parent config, not a unit");
-        });
     for (UnitConfig config : configs.values()) {
       for (DependencyDeclaration dependency : config.dependencies()) {
         // A unit a stack could not generate is already one problem; its dependents add none.
-        if (!units.containsKey(dependency.target())
-            && !stacks.problems().containsKey(dependency.target())) {
+        if (!units.containsKey(dependency.target()) && !problems.containsKey(dependency.target())) {
           problems
               .computeIfAbsent(config.unit(), unit -> new ArrayList<>())
-              .add(notAUnit(stacks.tree(), dependency, parents));
+              .add(notAUnit(stacks.tree(), dependency));
         }
       }
     }
@@ -244,28 +241,6 @@ public final class UnitGraph {
     }
     describe(problems).forEach(problem -> warnings.add("--allow-partial: " + problem));
     return new UnitGraph(units, configs, warnings, problems.keySet());
-  }
-
-  /**
-   * The candidates whose terragrunt.hcl another config includes, each with the units that include
-   * it: terragrunt would run them as units too, but a config that others include is written as
-   * their parent, so livegate decides by use.
-   */
-  private static SortedMap<String, SortedSet<String>> parentConfigs(
-      Set<String> candidates, Collection<UnitConfig> configs) {
-    SortedMap<String, SortedSet<String>> parents = new TreeMap<>();
-    for (UnitConfig config : configs) {
-      for (FileRead read : config.reads()) {
-        if (read.via() == FileRead.Via.INCLUDE
-            && RepoPaths.fileName(read.path()).equals(TerragruntConfigReader.CONFIG_FILE)) {
-          String included = UnitDiscovery.unitId(RepoPaths.parent(read.path()));
-          if (candidates.contains(included) && !included.equals(config.unit())) {
-            parents.computeIfAbsent(included, unit -> new TreeSet<>()).add(config.unit());
-          }
-        }
-      }
-    }
-    return parents;
   }
 
   /**
@@ -300,15 +275,25 @@ public final class UnitGraph {
 
   private record Problem(String unit, String message) {}
 
-  private static String notAUnit(
-      SourceTree tree,
-      DependencyDeclaration dependency,
-      SortedMap<String, SortedSet<String>> parents) {
+  /**
+   * The directory a stack problem is about: the unit it would generate, or for a problem of the
+   * stack file itself (keyed {@code file:line}) the stack's directory.
+   */
+  private static String problemDirectory(String key) {
+    int colon = key.lastIndexOf(':');
+    if (colon > 0
+        && key.substring(0, colon).endsWith(".hcl")
+        && key.substring(colon + 1).chars().allMatch(Character::isDigit)) {
+      String parent = RepoPaths.parent(key.substring(0, colon));
+      return parent == null ? "" : parent;
+    }
+    return UnitDiscovery.directory(key);
+  }
+
+  private static String notAUnit(SourceTree tree, DependencyDeclaration dependency) {
     String target = dependency.target();
     String what;
-    if (parents.containsKey(target)) {
-      what = "is a parent config that " + String.join(", ", parents.get(target)) + " include";
-    } else if (tree.isFile(UnitDiscovery.configFile(target))) {
+    if (tree.isFile(UnitDiscovery.configFile(target))) {
       what =
           UnitDiscovery.isSkipped(UnitDiscovery.directory(target))
               ? "is in a .git, .terraform or .terragrunt-cache directory, which terragrunt skips"
@@ -323,8 +308,10 @@ public final class UnitGraph {
 
   /**
    * The units terragrunt leaves out of plan and apply, each with why: its own {@code exclude} or
-   * {@code skip}, or, for every unit it depends on (transitively), a unit's exclude with {@code
-   * exclude_dependencies}.
+   * {@code skip}, or, for each unit it depends on directly, a unit's exclude with {@code
+   * exclude_dependencies}. Only direct dependencies are left out: terragrunt marks {@code
+   * unit.Dependencies()} and goes no further (v1.1.3 internal/discovery/discovery.go {@code
+   * applyExcludeModules}; v0.92.0 internal/runner/common/unit_resolver.go).
    */
   private void computeExclusions() {
     for (UnitConfig config : new TreeMap<>(configs).values()) {
@@ -334,20 +321,16 @@ public final class UnitGraph {
       if (config.exclusion().isEmpty() || !config.exclusion().get().excludeDependencies()) {
         continue;
       }
-      Deque<String> queue = new ArrayDeque<>(List.of(config.unit()));
-      while (!queue.isEmpty()) {
-        for (DependencyDeclaration dependency : configs.get(queue.poll()).dependencies()) {
-          String target = dependency.target();
-          if (configs.containsKey(target) && !excluded.containsKey(target)) {
-            excluded.put(
-                target,
-                "a dependency of "
-                    + config.unit()
-                    + ", whose "
-                    + config.exclusion().get().where()
-                    + " leaves out its dependencies");
-            queue.add(target);
-          }
+      for (DependencyDeclaration dependency : config.dependencies()) {
+        String target = dependency.target();
+        if (configs.containsKey(target) && !excluded.containsKey(target)) {
+          excluded.put(
+              target,
+              "a dependency of "
+                  + config.unit()
+                  + ", whose "
+                  + config.exclusion().get().where()
+                  + " leaves out its dependencies");
         }
       }
     }
@@ -358,7 +341,7 @@ public final class UnitGraph {
     return excluded;
   }
 
-  /** What reading the graph noticed that does not stop a scan, such as parent configs. */
+  /** What reading the graph noticed that does not stop a scan, such as catalog units. */
   public List<String> warnings() {
     return warnings;
   }

@@ -2,6 +2,7 @@ package io.livegate.scan.hcl;
 
 import io.livegate.scan.hcl.Node.Position;
 import java.math.BigDecimal;
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -115,25 +116,78 @@ final class Parser {
         }
         endOfItem(inBlock, "attribute '" + name + "'");
       } else {
-        List<String> blockLabels = new ArrayList<>();
-        while (peek() == '"' || isIdentifierStart(peek())) {
-          blockLabels.add(peek() == '"' ? label() : identifier());
-          skipBlanks();
-        }
-        if (peek() != '{') {
-          throw error(
-              "expected '=' after '"
-                  + name
-                  + "', or labels and '{' to open a block, found "
-                  + describeNext());
-        }
+        List<String> blockLabels = blockLabels(name);
         pos++;
-        blocks.add(body(name, List.copyOf(blockLabels), itemLine, true));
+        skipBlanks();
+        blocks.add(
+            pos < limit && peek() != '\n' && peek() != '}'
+                ? singleLineBlock(name, List.copyOf(blockLabels), itemLine)
+                : body(name, List.copyOf(blockLabels), itemLine, true));
         endOfItem(inBlock, "block '" + name + "'");
       }
     }
     return new Block(
         type, labels, Collections.unmodifiableMap(attributes), List.copyOf(blocks), blockLine);
+  }
+
+  /**
+   * A block with content on the line of its '{': at most one attribute and no block, closed on the
+   * same line, as hclsyntax's parser.go requires of a single-line block (hashicorp/hcl specsuite
+   * structure/blocks/single_oneline_invalid).
+   */
+  private Block singleLineBlock(String type, List<String> labels, int blockLine) {
+    Map<String, Attribute> attributes = new LinkedHashMap<>();
+    int itemLine = line;
+    int itemColumn = column();
+    if (!isIdentifierStart(peek())) {
+      throw error("unexpected " + describeNext() + " in block '" + type + "'");
+    }
+    String name = identifier();
+    skipBlanks();
+    if (peek() != '=' || peek(1) == '=') {
+      blockLabels(name);
+      throw new InvalidHcl(
+          file,
+          itemLine,
+          itemColumn,
+          "a single-line block cannot hold a block ('" + name + "' in block '" + type + "')");
+    }
+    pos++;
+    skipBlanks();
+    if (pos >= limit || peek() == '\n' || peek() == '}') {
+      throw new InvalidHcl(file, itemLine, itemColumn, "attribute '" + name + "' has no value");
+    }
+    attributes.put(name, new Attribute(name, new Expression(file, expression()), itemLine));
+    skipBlanks();
+    if (peek() == ',' || isIdentifierStart(peek())) {
+      throw error("a single-line block holds one attribute only (block '" + type + "')");
+    }
+    if (peek() != '}') {
+      throw error(
+          "the '}' of single-line block '"
+              + type
+              + "' must be on the same line, found "
+              + describeNext());
+    }
+    pos++;
+    return new Block(type, labels, Collections.unmodifiableMap(attributes), List.of(), blockLine);
+  }
+
+  /** The labels after a block's type, up to its '{', which must follow. */
+  private List<String> blockLabels(String type) {
+    List<String> labels = new ArrayList<>();
+    while (peek() == '"' || isIdentifierStart(peek())) {
+      labels.add(peek() == '"' ? label() : identifier());
+      skipBlanks();
+    }
+    if (peek() != '{') {
+      throw error(
+          "expected '=' after '"
+              + type
+              + "', or labels and '{' to open a block, found "
+              + describeNext());
+    }
+    return labels;
   }
 
   /** After an attribute or a block: the end of the line, the file, or a one-line block. */
@@ -737,7 +791,7 @@ final class Parser {
       }
       if ((c == '$' || c == '%') && peek(1) == '{') {
         if (literal.length() > 0) {
-          pieces.add(literal.toString());
+          pieces.add(nfc(literal));
           literal.setLength(0);
         }
         pieces.add(c == '$' ? interpolation() : directive());
@@ -753,9 +807,24 @@ final class Parser {
       pos++;
     }
     if (literal.length() > 0) {
-      pieces.add(literal.toString());
+      pieces.add(nfc(literal));
     }
     return pieces;
+  }
+
+  /**
+   * Literal template text in Unicode normal form C, as hclsyntax normalises string literals
+   * (hashicorp/hcl specsuite expressions/primitive_literals, string_unicode_nonnorm). ASCII text,
+   * nearly all of a config, is returned as it is without asking the normaliser.
+   */
+  private static String nfc(CharSequence literal) {
+    String text = literal.toString();
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) >= 0x80) {
+        return Normalizer.normalize(text, Normalizer.Form.NFC);
+      }
+    }
+    return text;
   }
 
   private void escape(StringBuilder literal) {
@@ -1049,9 +1118,14 @@ final class Parser {
     }
   }
 
-  /** After an operator an expression must follow, so a line break there is only space. */
+  /**
+   * After an operator a line break is not space outside brackets: hclsyntax's parser reads the
+   * operand with newlines significant there (parser.go parseBinaryOps and parseTernaryConditional
+   * push no newline-ignoring scope), so {@code a = b ?} at the end of a line ends the attribute and
+   * is an error, as is {@code +}, {@code &&} or {@code :} there.
+   */
   private void afterOperator() {
-    skipSpaceAndNewlines();
+    skipSpace();
   }
 
   private void skipBlanks() {

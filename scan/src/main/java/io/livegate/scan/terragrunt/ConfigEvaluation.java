@@ -49,6 +49,11 @@ final class ConfigEvaluation implements Scope {
   /** What {@code values} is: a generated unit's or nested stack's values; null elsewhere. */
   private Object values;
 
+  /**
+   * Whether this is a nested stack whose stack block passed no values, so it has no values file.
+   */
+  private boolean noValuesFile;
+
   private final Evaluator evaluator = new Evaluator(this);
   private final Locals locals;
   private final Includes includes = new Includes(this);
@@ -93,6 +98,17 @@ final class ConfigEvaluation implements Scope {
     return this;
   }
 
+  /**
+   * A nested stack whose {@code stack} block passes no {@code values}: terragrunt writes no
+   * terragrunt.values.hcl for it (v1.1.3 pkg/config/stack.go {@code writeValues} returns on nil
+   * values, {@code ReadValues} then gives nil), so the stack file has no {@code values} variable
+   * and any reference to it fails the stack.
+   */
+  ConfigEvaluation withoutValuesFile() {
+    this.noValuesFile = true;
+    return this;
+  }
+
   /** A stack file, evaluated in its own directory; its reads go to {@code reads}. */
   static ConfigEvaluation forStack(
       TerragruntConfigReader reader, HclDocument document, String dir, Set<FileRead> reads) {
@@ -130,10 +146,19 @@ final class ConfigEvaluation implements Scope {
   }
 
   /**
-   * The directory of a local {@code terraform { source }}, whose changes change the unit; empty for
-   * a remote source or none.
+   * Where terraform runs for the unit, as far as the scan can tell.
+   *
+   * @param copied the repo-relative directory terragrunt copies whole into its cache (the part of a
+   *     local source before {@code //}, or all of it), or the unit's own directory without a
+   *     source; null for a remote source or one that cannot be evaluated
+   * @param workingDirectory the directory whose .tf files terraform reads (the source with its
+   *     {@code //} subdirectory); null where {@code copied} is
+   * @param declared whether the unit or an include has a {@code terraform { source }}
    */
-  Optional<String> sourceDirectory() {
+  record TerraformDirectory(String copied, String workingDirectory, boolean declared) {}
+
+  /** Where terraform runs for the unit: its own directory, a local source, or unknown. */
+  TerraformDirectory terraformDirectory() {
     Attribute source =
         document.blocks("terraform").stream()
             .flatMap(block -> block.attribute("source").stream())
@@ -153,7 +178,7 @@ final class ConfigEvaluation implements Scope {
       }
     }
     if (source == null) {
-      return Optional.empty();
+      return new TerraformDirectory(terragruntDir, terragruntDir, false);
     }
     Object value = declaring.evaluator.evaluate(source.value());
     if (!(value instanceof String text)) {
@@ -166,15 +191,22 @@ final class ConfigEvaluation implements Scope {
                   ? unknown.reasonSeenFrom(declaring.document.file(), source.line())
                   : Evaluator.describe(value))
               + "), so changes to a local module will not change this unit");
-      return Optional.empty();
+      return new TerraformDirectory(null, null, true);
     }
     String location = text.contains("?") ? text.substring(0, text.indexOf('?')) : text;
     if (location.contains("::") || location.contains("://") || location.startsWith("git@")) {
-      return Optional.empty();
+      return new TerraformDirectory(null, null, true);
     }
     int subdir = location.indexOf("//", location.startsWith("/") ? 1 : 0);
-    String moduleRoot = subdir < 0 ? location : location.substring(0, subdir);
-    return Optional.ofNullable(toRepoPath(moduleRoot));
+    String moduleRoot = toRepoPath(subdir < 0 ? location : location.substring(0, subdir));
+    if (moduleRoot == null) {
+      return new TerraformDirectory(null, null, true);
+    }
+    String working =
+        subdir < 0
+            ? moduleRoot
+            : RepoPaths.normalize(RepoPaths.join(moduleRoot, location.substring(subdir + 2)));
+    return new TerraformDirectory(moduleRoot, working == null ? moduleRoot : working, true);
   }
 
   /**
@@ -206,13 +238,21 @@ final class ConfigEvaluation implements Scope {
       case "include" -> includes.asVariable(file, line);
       case "dependency" -> Dependencies.variable(this, file, line);
       case "feature" -> Features.variable(featureOwner);
-      case "values" ->
-          featureOwner.values != null
-              ? featureOwner.values
-              : Unknown.at(
-                  file,
-                  line,
-                  "'values' is only set in a unit or stack that a terragrunt.stack.hcl generates");
+      case "values" -> {
+        if (featureOwner.noValuesFile) {
+          throw new InvalidTerragruntConfig(
+              file,
+              line,
+              "'values' is not set: the stack block that generates this stack passes no values,"
+                  + " so terragrunt writes no terragrunt.values.hcl for it");
+        }
+        yield featureOwner.values != null
+            ? featureOwner.values
+            : Unknown.at(
+                file,
+                line,
+                "'values' is only set in a unit or stack that a terragrunt.stack.hcl generates");
+      }
       default -> TerragruntConfigReader.notKnownAtScanTime("'" + name + "'", file, line);
     };
   }

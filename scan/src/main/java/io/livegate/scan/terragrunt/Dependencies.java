@@ -20,7 +20,7 @@ final class Dependencies {
   private Dependencies() {}
 
   static List<DependencyDeclaration> of(ConfigEvaluation unit) {
-    Map<String, DependencyDeclaration> byLabel = new LinkedHashMap<>();
+    Map<String, List<DependencyDeclaration>> byLabel = new LinkedHashMap<>();
     List<DependencyDeclaration> paths = new ArrayList<>();
     for (Includes.Include include : unit.includes().all()) {
       if (include.mergeStrategy().equals("no_merge")) {
@@ -46,7 +46,8 @@ final class Dependencies {
       }
       paths.addAll(own);
     }
-    List<DependencyDeclaration> all = new ArrayList<>(byLabel.values());
+    List<DependencyDeclaration> all = new ArrayList<>();
+    byLabel.values().forEach(all::addAll);
     all.addAll(paths);
     return all;
   }
@@ -74,11 +75,21 @@ final class Dependencies {
                     "dependency." + label + ".outputs", file, line)));
   }
 
-  private static void blocks(ConfigEvaluation config, Map<String, DependencyDeclaration> byLabel) {
+  /**
+   * Merges one file's {@code dependency} blocks into {@code byLabel}. Within a file every block is
+   * an edge, also two with one label: terragrunt's partial parse turns each block's config_path
+   * into a dependency path (v1.1.3 pkg/config/config_partial.go, {@code
+   * dependencyBlocksToModuleDependencies} over all decoded blocks). Across an include, the blocks
+   * of the including file replace the included file's blocks with the same label (include.go {@code
+   * mergeDependencyBlocks}); a disabled block replaces them with nothing.
+   */
+  private static void blocks(
+      ConfigEvaluation config, Map<String, List<DependencyDeclaration>> byLabel) {
+    Map<String, List<DependencyDeclaration>> fromThisFile = new LinkedHashMap<>();
     for (Block block : config.document().blocks("dependency")) {
       String label = block.label();
       if (!enabled(config, block)) {
-        byLabel.remove(label);
+        fromThisFile.computeIfAbsent(label, key -> new ArrayList<>());
         continue;
       }
       Optional<Attribute> configPath = block.attribute("config_path");
@@ -89,16 +100,27 @@ final class Dependencies {
               block.line(),
               "dependency \"" + label + "\" has no config_path");
         }
+        // A block that only adds to an included one keeps the included path.
+        fromThisFile.computeIfAbsent(label, key -> new ArrayList<>()).addAll(byLabel.get(label));
         continue;
       }
-      byLabel.put(
-          label,
-          declaration(
-              config,
-              config.evaluate(configPath.get().value()),
-              configPath.get(),
-              "dependency \"" + label + "\""));
+      fromThisFile
+          .computeIfAbsent(label, key -> new ArrayList<>())
+          .add(
+              declaration(
+                  config,
+                  config.evaluate(configPath.get().value()),
+                  configPath.get(),
+                  "dependency \"" + label + "\""));
     }
+    fromThisFile.forEach(
+        (label, declarations) -> {
+          if (declarations.isEmpty()) {
+            byLabel.remove(label);
+          } else {
+            byLabel.put(label, declarations);
+          }
+        });
   }
 
   /**

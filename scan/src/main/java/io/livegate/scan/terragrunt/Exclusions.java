@@ -10,6 +10,20 @@ import java.util.Set;
  * A unit's {@code exclude} block and {@code skip} attribute (terragrunt's exclude.go), its own or
  * an included file's (its own winning): whether terragrunt would leave it out of plan and apply.
  * Their values decide what is deployed, so one that cannot be worked out is an error.
+ *
+ * <p>{@code skip} follows the scan's terragrunt release, as config/include.go and config/config.go
+ * of each release have it:
+ *
+ * <ul>
+ *   <li>before 0.68.0 it is not inherited: v0.67.0 include.go sets the merged {@code Skip} to the
+ *       unit's own, "Skip has to be set specifically in each file that should be skipped";
+ *   <li>from 0.68.0 to 0.92.x an included file's {@code skip} is merged in unless the unit sets its
+ *       own (v0.68.0 and v0.92.0 include.go: {@code if sourceConfig.Skip != nil});
+ *   <li>from 0.93.0 the attribute is gone (v0.93.0 config.go has no {@code skip} field), so a full
+ *       parse rejects it: an error naming the file and line and the {@code exclude} block instead.
+ * </ul>
+ *
+ * <p>The {@code exclude} block exists from 0.69.0 (v0.69.0 config.go); before, it is an error.
  */
 final class Exclusions {
   /** The actions of an {@code exclude} block that cover what livegate runs: plan and apply. */
@@ -19,25 +33,30 @@ final class Exclusions {
   private Exclusions() {}
 
   static Optional<Exclusion> of(ConfigEvaluation unit) {
+    TerragruntVersion version = unit.reader().version();
+    boolean skipInherited = version.atLeast(TerragruntVersion.SKIP_INHERITED);
     ConfigEvaluation excludeOwner = null;
     Block exclude = null;
     ConfigEvaluation skipOwner = null;
     Attribute skip = null;
     for (Includes.Include include : unit.includes().all()) {
+      ConfigEvaluation config = include.config();
+      // terragrunt parses an included file in full whatever it merges of it.
+      rejectWhereUnknown(config, version);
       if (include.mergeStrategy().equals("no_merge")) {
         continue;
       }
-      ConfigEvaluation config = include.config();
       List<Block> blocks = config.document().blocks("exclude");
       if (!blocks.isEmpty()) {
         excludeOwner = config;
         exclude = blocks.get(0);
       }
-      if (config.document().attributes().containsKey("skip")) {
+      if (skipInherited && config.document().attributes().containsKey("skip")) {
         skipOwner = config;
         skip = config.document().attributes().get("skip");
       }
     }
+    rejectWhereUnknown(unit, version);
     List<Block> own = unit.document().blocks("exclude");
     if (!own.isEmpty()) {
       excludeOwner = unit;
@@ -58,6 +77,36 @@ final class Exclusions {
           new Exclusion(skipOwner.document().file(), skip.line(), false, "skip = true"));
     }
     return Optional.empty();
+  }
+
+  /**
+   * Fails on a {@code skip} that {@code version} no longer reads, or an {@code exclude} block it
+   * does not read yet: terragrunt's full parse would stop there.
+   */
+  private static void rejectWhereUnknown(ConfigEvaluation config, TerragruntVersion version) {
+    String file = config.document().file();
+    Attribute skip = config.document().attributes().get("skip");
+    if (skip != null && version.atLeast(TerragruntVersion.SKIP_REMOVED)) {
+      throw new InvalidTerragruntConfig(
+          file,
+          skip.line(),
+          "'skip' was removed in terragrunt "
+              + TerragruntVersion.SKIP_REMOVED
+              + " and this scan reads configs for terragrunt "
+              + version
+              + ", which rejects it; write exclude { if = true, actions = [\"all\"] } in the"
+              + " unit instead (an exclude block in an included file applies to every includer)");
+    }
+    List<Block> excludes = config.document().blocks("exclude");
+    if (!excludes.isEmpty() && !version.atLeast(TerragruntVersion.EXCLUDE_BLOCK)) {
+      throw new InvalidTerragruntConfig(
+          file,
+          excludes.get(0).line(),
+          "the exclude block needs terragrunt "
+              + TerragruntVersion.EXCLUDE_BLOCK
+              + " or later, and this scan reads configs for terragrunt "
+              + version);
+    }
   }
 
   private static Optional<Exclusion> exclude(ConfigEvaluation config, Block block) {

@@ -19,7 +19,15 @@ public record FileRead(String path, Via via) {
     SOPS_DECRYPT_FILE("sops_decrypt_file"),
     FILEEXISTS("fileexists"),
     FIND_IN_PARENT_FOLDERS("find_in_parent_folders"),
+    /** The directory of a local {@code terraform { source }}: terragrunt copies it whole. */
     TERRAFORM_SOURCE("terraform.source"),
+    /** A local module that the unit's terraform calls, directly or through another module. */
+    MODULE_SOURCE("module source"),
+    /**
+     * The unit's own directory, where terraform runs when the unit has no {@code terraform { source
+     * }}; it counts only for the unit itself, not for the units nested in it.
+     */
+    TERRAFORM_DIRECTORY("terraform directory"),
     /** A stack file that generates the unit, or a file it reads; see {@link GeneratedUnit}. */
     STACK("terragrunt.stack.hcl"),
     /** The catalog directory a generated unit is copied from. */

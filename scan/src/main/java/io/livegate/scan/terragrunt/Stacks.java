@@ -135,6 +135,9 @@ public final class Stacks {
     Set<FileRead> reads = new LinkedHashSet<>();
     ConfigEvaluation stack =
         ConfigEvaluation.forStack(reader, document, dir, reads).withValues(values);
+    if (values == null && !chain.isEmpty()) {
+      stack.withoutValuesFile();
+    }
     // Every unit of the stack depends on everything the stack file reads.
     stack.evaluateEverything();
     for (Block block : document.blocks()) {
@@ -159,13 +162,14 @@ public final class Stacks {
         String id = UnitDiscovery.unitId(generated);
         try {
           GeneratedTree.Location source = source(stack, block, label, id, isUnit);
-          Object unitValues =
+          Object givenValues =
               block
                   .attribute("values")
                   .map(Attribute::value)
                   .map(stack::evaluate)
                   .map(TerragruntFunctions::materialize)
-                  .orElse(Map.of());
+                  .orElse(null);
+          Object unitValues = givenValues == null ? Map.of() : givenValues;
           tree.copy(generated, source);
           String realSource = source.realPath();
           if (isUnit) {
@@ -188,7 +192,7 @@ public final class Stacks {
                     realSource + "\n" + generated + "\n" + canonical(unitValues)));
           } else {
             catalogStacks.add(realSource);
-            generate(RepoPaths.join(generated, STACK_FILE), generated, unitValues, stackChain);
+            generate(RepoPaths.join(generated, STACK_FILE), generated, givenValues, stackChain);
           }
         } catch (InvalidTerragruntConfig | InvalidHcl e) {
           problems.put(id, e.getMessage());

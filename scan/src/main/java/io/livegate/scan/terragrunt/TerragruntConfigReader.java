@@ -27,6 +27,8 @@ public final class TerragruntConfigReader {
   private final SourceTree tree;
   private final Stacks stacks;
   private final Map<String, String> environment;
+  private final TerragruntVersion version;
+  private final LocalModules modules;
   private final Map<String, Object> documents = new ConcurrentHashMap<>();
   private final Map<String, ConfigEvaluation.ReadResult> readConfigs = new ConcurrentHashMap<>();
 
@@ -35,18 +37,26 @@ public final class TerragruntConfigReader {
    *     process environment
    */
   public TerragruntConfigReader(SourceTree tree, Map<String, String> environment) {
-    this(tree, null, environment);
+    this(tree, null, environment, TerragruntVersion.DEFAULT);
   }
 
-  /** Reads the units of {@code stacks}' tree, generated units included, with their values. */
-  public TerragruntConfigReader(Stacks stacks, Map<String, String> environment) {
-    this(stacks.tree(), stacks, environment);
+  /**
+   * Reads the units of {@code stacks}' tree, generated units included, with their values.
+   *
+   * @param version the terragrunt release whose rules apply where releases differ
+   */
+  public TerragruntConfigReader(
+      Stacks stacks, Map<String, String> environment, TerragruntVersion version) {
+    this(stacks.tree(), stacks, environment, version);
   }
 
-  private TerragruntConfigReader(SourceTree tree, Stacks stacks, Map<String, String> environment) {
+  private TerragruntConfigReader(
+      SourceTree tree, Stacks stacks, Map<String, String> environment, TerragruntVersion version) {
     this.tree = tree;
     this.stacks = stacks;
     this.environment = Map.copyOf(environment);
+    this.version = version;
+    this.modules = new LocalModules(tree);
   }
 
   /**
@@ -74,9 +84,18 @@ public final class TerragruntConfigReader {
     }
     List<DependencyDeclaration> dependencies = config.dependencies();
     Optional<Exclusion> exclusion = config.exclusion();
-    config
-        .sourceDirectory()
-        .ifPresent(dir -> reads.add(new FileRead(dir, FileRead.Via.TERRAFORM_SOURCE)));
+    ConfigEvaluation.TerraformDirectory terraform = config.terraformDirectory();
+    if (terraform.copied() != null) {
+      reads.add(
+          new FileRead(
+              terraform.copied(),
+              terraform.declared()
+                  ? FileRead.Via.TERRAFORM_SOURCE
+                  : FileRead.Via.TERRAFORM_DIRECTORY));
+      for (String module : modules.calledFrom(terraform.workingDirectory())) {
+        reads.add(new FileRead(module, FileRead.Via.MODULE_SOURCE));
+      }
+    }
     config.evaluateEverything();
     if (stacks == null) {
       return new UnitConfig(unit, dependencies, reads, warnings, exclusion, Optional.empty());
@@ -102,6 +121,10 @@ public final class TerragruntConfigReader {
 
   Map<String, String> environment() {
     return environment;
+  }
+
+  TerragruntVersion version() {
+    return version;
   }
 
   /** The parsed file, parsed once per scan; a parse failure is cached and thrown again. */

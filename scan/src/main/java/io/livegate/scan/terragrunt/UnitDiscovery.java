@@ -13,8 +13,11 @@ import java.util.TreeMap;
  * Finds the candidate units of a tree as terragrunt's discovery does: every directory under an
  * account path that holds a terragrunt.hcl, hidden directories included; only directories named
  * {@code .git}, {@code .terraform} and {@code .terragrunt-cache} are skipped. The repository root
- * is a candidate too, with the id {@value #ROOT_UNIT}. Whether a candidate is a unit or a parent
- * config that others include is decided once every config has been read ({@code UnitGraph}).
+ * is a candidate too, with the id {@value #ROOT_UNIT}. A terragrunt.hcl that other configs include
+ * is a unit like any other, as terragrunt 1.1.3 lists it (internal/discovery/phase_filesystem.go,
+ * internal/util/file.go {@code SkipDirIfIgnorable}); a root config meant only to be included is
+ * named otherwise ({@code root.hcl}) so that discovery does not find it. Only a catalog unit, the
+ * source of units that stacks generate, is taken out again ({@code UnitGraph}).
  */
 public final class UnitDiscovery {
   /** The id of a unit at the repository root, as terragrunt names it. */

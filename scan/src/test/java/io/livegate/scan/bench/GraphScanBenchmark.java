@@ -9,6 +9,7 @@ import io.livegate.scan.ScanCommand;
 import io.livegate.scan.graph.UnitGraph;
 import io.livegate.scan.repo.GitRepo;
 import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.GarbageCollectorMXBean;
@@ -196,6 +197,7 @@ public final class GraphScanBenchmark {
               git.tree(repo.head()),
               Accounts.wholeRepository(),
               Map.of(),
+              TerragruntVersion.DEFAULT,
               parallelism,
               ProgressListener.silent(),
               false,

@@ -74,6 +74,15 @@ class HclDocumentTest {
           object for without arrow    | a = {for k, v in m : v}\\n                                      | 1:23 | expected '=>' in an object for expression, found '}'
           expansion not last          | a = f(x..., y)\\n                                               | 1:13 | '...' may only follow the last argument of f()
           two attributes on a line    | a = 1 b = 2\\n                                                  | 1:7 | unexpected 'b' after attribute 'a'; expected a new line
+          # hashicorp/hcl hclsyntax/parser.go: outside brackets a newline ends the attribute, also
+          # right after an operator (parseBinaryOps, parseTernaryConditional); a line comment ends
+          # in one (peeker.go turns it into a newline token).
+          newline after '?'           | a = true ?\\n  1 : 2\\n                                         | 1:11 | expected an expression, found the end of the line
+          newline after ':'           | a = true ? 1 :\\n  2\\n                                         | 1:15 | expected an expression, found the end of the line
+          newline after '&&'          | a = true &&\\n  false\\n                                        | 1:12 | expected an expression, found the end of the line
+          newline after '+'           | a = 1 +\\n  2\\n                                                 | 1:8 | expected an expression, found the end of the line
+          line comment after '+'      | a = 1 + # two\\n  2\\n                                           | 1:14 | expected an expression, found the end of the line
+          newline before ':'          | a = true ? 1\\n  : 2\\n                                          | 1:13 | expected ':' in a conditional expression, found the end of the line
           """)
   void brokenFileIsRejectedNamingTheConstructTheLineAndTheColumn(
       String kind, String text, String where, String problem) {
@@ -86,6 +95,22 @@ class HclDocumentTest {
     assertThat(error.column())
         .isEqualTo(lineAndColumn.length > 1 ? Integer.parseInt(lineAndColumn[1]) : 0);
     assertThat(error.getMessage()).isEqualTo(FILE + ":" + where + ": " + error.problem());
+  }
+
+  @Test
+  void insideBracketsOrAfterAMultiLineBlockCommentALineBreakAfterAnOperatorIsSpace() {
+    HclDocument document =
+        HclDocument.parse(
+            FILE,
+            "a = (true ?\n  1 :\n  2)\n"
+                + "b = [1 +\n  2]\n"
+                + "c = f(true &&\n  false)\n"
+                + "d = 1 + /* a comment\n  over lines */ 2\n");
+
+    assertThat(value(document, "a")).isEqualTo(java.math.BigDecimal.ONE);
+    assertThat(value(document, "b")).isEqualTo(List.of(new java.math.BigDecimal(3)));
+    assertThat(document.attribute("c")).isPresent();
+    assertThat(value(document, "d")).isEqualTo(new java.math.BigDecimal(3));
   }
 
   @Test

@@ -187,7 +187,9 @@ class TerragruntFunctionsTest {
         .containsExactlyInAnyOrder(
             new FileRead("dev/env.hcl", FileRead.Via.READ_TERRAGRUNT_CONFIG),
             new FileRead("dev/env.hcl", FileRead.Via.FIND_IN_PARENT_FOLDERS),
-            new FileRead("dev/eu/env.hcl", FileRead.Via.FIND_IN_PARENT_FOLDERS));
+            new FileRead("dev/eu/env.hcl", FileRead.Via.FIND_IN_PARENT_FOLDERS),
+            // Without a terraform.source, terraform runs in the unit's own directory.
+            new FileRead("dev/eu/app", FileRead.Via.TERRAFORM_DIRECTORY));
   }
 
   private UnitConfig read(String unit, String config) {

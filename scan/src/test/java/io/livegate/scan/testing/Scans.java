@@ -30,6 +30,19 @@ public final class Scans {
                 .build());
   }
 
+  /** The command of the graph scan of every unit at {@code head}, to adjust before running it. */
+  public static ScanCommand allUnitsCommand(TestRepo repo, String head) {
+    return ScanCommand.builder(repo.root(), Accounts.wholeRepository())
+        .head(head)
+        .everyUnit()
+        .parallelism(2)
+        .build();
+  }
+
+  public static DeployStack run(ScanCommand command) {
+    return new GraphScan(ProgressListener.silent()).run(command);
+  }
+
   /** The graph scan of every unit at {@code head}, which shows the whole dependency graph. */
   public static DeployStack allUnits(TestRepo repo, String head, Map<String, String> environment) {
     return new GraphScan(ProgressListener.silent())
