@@ -5,7 +5,6 @@ import com.sun.net.httpserver.HttpServer;
 import io.livegate.core.Html;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.DeploymentStore;
-import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.unit.PlanStore;
 import io.livegate.core.vote.CastVote;
