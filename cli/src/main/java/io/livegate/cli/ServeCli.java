@@ -38,6 +38,11 @@ import picocli.CommandLine.Spec;
 /** {@code livegate serve}: the webhook receiver and the whole pipeline on one machine. */
 @Command(
     name = "serve",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  LIVEGATE_WEBHOOK_SECRET=... livegate serve --repo-url https://github.com/acme/live \\",
+      "      --state-dir /var/lib/livegate --listen 0.0.0.0 --accounts livegate.hcl"
+    },
     mixinStandardHelpOptions = true,
     description = {
       "Receives GitHub's webhooks on POST /webhook and runs livegate on this machine: plans of pull"

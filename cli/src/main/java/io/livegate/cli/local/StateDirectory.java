@@ -34,6 +34,22 @@ public final class StateDirectory {
     }
   }
 
+  /**
+   * Fails unless {@code root} is a state directory that a run made (its metadb is there, or a run
+   * that is making it holds its lock): for the commands that only act on what is there, where a
+   * mistyped path must be an error, not a new empty directory.
+   */
+  public static void requireExisting(Path root) {
+    Path absolute = root.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(absolute.resolve("metadb").resolve("PG_VERSION"))
+        && !Files.isRegularFile(absolute.resolve("lock"))) {
+      throw new LivegateException(
+          "there is no livegate state directory at "
+              + absolute
+              + " (no metadb in it); livegate deploy and demo make one");
+    }
+  }
+
   public Path root() {
     return root;
   }

@@ -113,6 +113,16 @@ public final class VoteServer implements AutoCloseable {
     this.currentDeployment = currentDeployment;
     try {
       server = HttpServer.create(new InetSocketAddress(address, listen.port()), 0);
+    } catch (java.net.BindException e) {
+      throw new LivegateException(
+          "cannot listen on "
+              + address.getHostAddress()
+              + ":"
+              + listen.port()
+              + ": "
+              + e.getMessage()
+              + "; run it again with --port 0 to take a free port, or --port N for another one",
+          e);
     } catch (IOException e) {
       throw new LivegateException(
           "cannot listen on "
