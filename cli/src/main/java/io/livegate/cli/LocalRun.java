@@ -20,6 +20,7 @@ import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.QueueReconcile;
 import io.livegate.scan.ScanCommand;
+import io.livegate.scan.config.AccountCoverage;
 import io.livegate.scan.repo.GitRepo;
 import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.File;
@@ -101,6 +102,12 @@ final class LocalRun {
                 + headSha.substring(0, 12)
                 + ") checked out");
       }
+      // A typo in an account's path would deploy nothing and exit 0, using up the merge; a
+      // threshold no voter set can reach would wait out the vote timeout: both are refused before
+      // anything is recorded.
+      AccountCoverage.requireUnitsInEveryAccount(
+          repo.tree(headSha), accounts, head + " (" + headSha.substring(0, 12) + ")");
+      AccountCoverage.requireReachableThresholds(accounts);
     }
     // A merge deploys once: say so before spending a scan on it.
     for (Deployment earlier : wiring.deployments.list(root.toString())) {
@@ -158,6 +165,7 @@ final class LocalRun {
             "the drift run planned " + report.head() + " but " + root + " has moved on");
       }
     }
+    AccountCoverage.requireReachableThresholds(accounts);
     QueueReconcile.Queued queued =
         new QueueReconcile(wiring.create, new GraphScan(progress)::run, accounts, runner)
             .queue(root.toString(), trunkRef, root, report, driftRun, environment, parallelism);
