@@ -9,6 +9,7 @@ import io.livegate.cli.local.SummaryTable;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Deployment;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -107,14 +108,14 @@ final class StatusCli implements Callable<Integer> {
         out.println("no deployments in " + state.root());
       }
       for (DeploymentReport report : reports) {
-        out.print(text(report));
+        out.print(text(report, state.root().resolve("logs")));
         out.println();
       }
       return 0;
     }
   }
 
-  private static String text(DeploymentReport report) {
+  private static String text(DeploymentReport report, Path logs) {
     Deployment deployment = report.deployment();
     StringBuilder text = new StringBuilder();
     text.append("deployment ")
@@ -150,6 +151,10 @@ final class StatusCli implements Callable<Integer> {
       reason.stream()
           .skip(1)
           .forEach(row -> text.append("              ").append(row.strip()).append('\n'));
+      Path log = logs.resolve(failure.executionName() + ".log");
+      if (Files.exists(log)) {
+        line(text, "log", log.toString());
+      }
     }
     SummaryTable.render(report.view())
         .lines()

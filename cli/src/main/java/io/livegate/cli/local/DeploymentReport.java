@@ -21,8 +21,12 @@ import java.util.Map;
  * @param failures each failed execution's unit and the reason its flow recorded
  */
 public record DeploymentReport(DeploymentView view, String trigger, List<Failure> failures) {
-  /** A failed execution and the reason its flow recorded when it failed. */
-  public record Failure(String unit, String reason) {}
+  /**
+   * A failed execution and the reason its flow recorded when it failed.
+   *
+   * @param executionName whose log ({@link FileExecutionLogs}) holds the failed command's output
+   */
+  public record Failure(String unit, String reason, String executionName) {}
 
   public static DeploymentReport of(StateReader state, long deploymentId) {
     DeploymentView view =
@@ -30,7 +34,8 @@ public record DeploymentReport(DeploymentView view, String trigger, List<Failure
     List<Failure> failures = new ArrayList<>();
     for (Execution execution : view.executions()) {
       if (execution.status() == ExecutionStatus.FAILED) {
-        failures.add(new Failure(label(execution), failureReason(state, execution)));
+        failures.add(
+            new Failure(label(execution), failureReason(state, execution), execution.name()));
       }
     }
     return new DeploymentReport(view, trigger(view.deployment().pullRequest()), failures);

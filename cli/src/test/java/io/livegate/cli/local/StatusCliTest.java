@@ -66,6 +66,16 @@ class StatusCliTest {
         .startsWith("              ")
         .contains("postcondition");
     assertThat(lines.get(table)).matches("  unit +status +duration +add +change +destroy");
+    Path log =
+        state
+            .toRealPath()
+            .resolve("logs")
+            .resolve(Recorded.in(state).execution("app/b").name() + ".log");
+    assertThat(lines.get(table - 1)).isEqualTo("  log         " + log);
+    assertThat(Files.readString(log))
+        .as("the failed apply's output is kept after the run")
+        .containsPattern("--- \\S+  terraform -chdir=app/b apply .*\\(exit 1\\)\n")
+        .contains("postcondition");
     assertThat(status.out()).containsPattern("\n  app/b +failed ");
 
     JsonNode json =
