@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
       ServeCli.class,
       ResumeCli.class,
       StatusCli.class,
+      UiCli.class,
       AdminCli.class,
       DoctorCli.class,
       ExampleCli.class,

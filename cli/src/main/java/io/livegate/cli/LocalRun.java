@@ -305,6 +305,7 @@ final class LocalRun {
             Map.of("TF_IN_AUTOMATION", "1"));
     out.println("livegate: " + wiring.sandbox.description());
     String baseUrl = wiring.server(port).baseUrl();
+    out.println("console: " + baseUrl + "/deployments/" + deployment.id());
     out.println("status page: " + baseUrl + "/status");
     if (!autoApprove) {
       out.println(

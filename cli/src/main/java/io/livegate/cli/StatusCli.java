@@ -95,7 +95,9 @@ final class StatusCli implements Callable<Integer> {
                                       + state.root())));
       List<DeploymentReport> reports = new ArrayList<>();
       for (Deployment deployment : deployments) {
-        reports.add(DeploymentReport.of(state, deployment.id()));
+        reports.add(
+            DeploymentReport.of(
+                state.deployments(), state.executions(), state.votes(), deployment.id()));
       }
       if (json) {
         Map<String, Object> document = new LinkedHashMap<>();

@@ -1,12 +1,15 @@
 package io.livegate.cli.local;
 
 import io.livegate.core.deploy.Deployment;
+import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.DeploymentView;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.vote.Vote;
+import io.livegate.core.vote.VoteStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,16 +29,20 @@ public record DeploymentReport(DeploymentView view, String trigger, List<Failure
    *
    * @param executionName whose log ({@link FileExecutionLogs}) holds the failed command's output
    */
-  public record Failure(String unit, String reason, String executionName) {}
+  public record Failure(String unit, String reason, String executionName, long executionId) {}
 
-  public static DeploymentReport of(StateReader state, long deploymentId) {
-    DeploymentView view =
-        DeploymentView.of(deploymentId, state.deployments(), state.executions(), state.votes());
+  public static DeploymentReport of(
+      DeploymentStore deployments, ExecutionStore executions, VoteStore votes, long deploymentId) {
+    DeploymentView view = DeploymentView.of(deploymentId, deployments, executions, votes);
     List<Failure> failures = new ArrayList<>();
     for (Execution execution : view.executions()) {
       if (execution.status() == ExecutionStatus.FAILED) {
         failures.add(
-            new Failure(label(execution), failureReason(state, execution), execution.name()));
+            new Failure(
+                label(execution),
+                failureReason(executions, execution),
+                execution.name(),
+                execution.id()));
       }
     }
     return new DeploymentReport(view, trigger(view.deployment().pullRequest()), failures);
@@ -69,8 +76,8 @@ public record DeploymentReport(DeploymentView view, String trigger, List<Failure
   }
 
   /** The detail of the execution's last Failed flow event, or a word when none was recorded. */
-  private static String failureReason(StateReader state, Execution execution) {
-    List<String> events = state.executions().flowEvents(execution.id());
+  private static String failureReason(ExecutionStore executions, Execution execution) {
+    List<String> events = executions.flowEvents(execution.id());
     for (int i = events.size() - 1; i >= 0; i--) {
       if (events.get(i).startsWith("Failed: ")) {
         return events.get(i).substring("Failed: ".length());

@@ -147,6 +147,8 @@ public final class LocalWiring implements AutoCloseable {
               new VoteServer.Records(deployments, executions, votes, plans),
               clock,
               currentDeployment::get);
+      server.console(
+          new Console(new Console.Source(deployments, executions, votes, logs, state.plans())));
       lock.statusPage(server.baseUrl() + "/status");
     }
     return server;

@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The local runtime's state directory: the metadb's data, saved plans, the execution logs, the
- * mail outbox, the vote-link secret, pull requests' checkouts while they are planned, and the base commits that
- * destroys of deleted units plan from. It persists, so a second run sees the history and a killed
- * run can resume. Only its owner can read it: it is made (or, from before this rule, changed) to
- * mode 0700, with nothing inside readable by group or others.
+ * The local runtime's state directory: the metadb's data, saved plans, the execution logs, the mail
+ * outbox, the vote-link secret, pull requests' checkouts while they are planned, and the base
+ * commits that destroys of deleted units plan from. It persists, so a second run sees the history
+ * and a killed run can resume. Only its owner can read it: it is made (or, from before this rule,
+ * changed) to mode 0700, with nothing inside readable by group or others.
  */
 public final class StateDirectory {
   private final Path root;

@@ -82,6 +82,8 @@ public final class VoteServer implements AutoCloseable {
   public record Records(
       DeploymentStore deployments, ExecutionStore executions, VoteStore votes, PlanStore plans) {}
 
+  private volatile Console console;
+
   /**
    * @param currentDeployment the deployment the status page draws
    */
@@ -146,7 +148,10 @@ public final class VoteServer implements AutoCloseable {
     server.createContext(
         "/",
         exchange -> {
-          if (exchange.getRequestURI().getPath().equals("/")) {
+          Console shown = console;
+          if (shown != null) {
+            shown.handle(exchange);
+          } else if (exchange.getRequestURI().getPath().equals("/")) {
             exchange.getResponseHeaders().add("Location", "/status");
             exchange.sendResponseHeaders(302, -1);
             exchange.close();
@@ -168,6 +173,11 @@ public final class VoteServer implements AutoCloseable {
     }
     String host = address.getHostAddress();
     return host.contains(":") ? "[" + host + "]" : host;
+  }
+
+  /** Serves {@code console} at {@code /} and the paths under it that nothing else serves. */
+  public void console(Console console) {
+    this.console = console;
   }
 
   /** Where links point: {@code --public-url}, or this server's own address. */
