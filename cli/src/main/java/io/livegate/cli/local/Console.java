@@ -417,10 +417,10 @@ public final class Console {
       main.append("<li>").append(Html.escape(event.lines().findFirst().orElse(""))).append("</li>");
     }
     main.append("</ol><h2>Plan</h2><pre id=\"plan\">")
-        .append(diff(planText(execution)))
+        .append(Html.planDiff(planText(execution)))
         .append("</pre><h2>Log</h2><pre id=\"log\">")
         .append(
-            diff(
+            Html.planDiff(
                 source
                     .logs()
                     .read(execution.name())
@@ -436,31 +436,6 @@ public final class Console {
     } catch (IOException e) {
       return "(the saved plan cannot be read: " + e.getMessage() + ")";
     }
-  }
-
-  /** Terraform's plan and apply text, escaped, with added, removed and changed lines marked. */
-  static String diff(String text) {
-    StringBuilder out = new StringBuilder();
-    for (String line : text.split("\n", -1)) {
-      String trimmed = line.stripLeading();
-      String kind =
-          trimmed.startsWith("-/+") || trimmed.startsWith("+/-") || trimmed.startsWith("~")
-              ? "chg"
-              : trimmed.startsWith("+")
-                  ? "add"
-                  : trimmed.startsWith("-") && !trimmed.startsWith("---") ? "del" : null;
-      if (kind == null) {
-        out.append(Html.escape(line));
-      } else {
-        out.append("<span class=\"")
-            .append(kind)
-            .append("\">")
-            .append(Html.escape(line))
-            .append("</span>");
-      }
-      out.append('\n');
-    }
-    return out.toString().stripTrailing() + "\n";
   }
 
   /** What a reader needs first of a failure: terraform's first error line, else its first line. */
