@@ -56,20 +56,6 @@ class AccountChecksCliTest {
   }
 
   private static CliRun deploy(TestRepo repo, Path state, Path accounts) {
-    return CliRun.withPath(
-        "deploy",
-        "--repo",
-        repo.root().toString(),
-        "--base",
-        "HEAD~1",
-        "--runner",
-        "terraform",
-        "--auto-approve",
-        "--port",
-        "0",
-        "--accounts",
-        accounts.toString(),
-        "--state-dir",
-        state.toString());
+    return CliRun.autoApprovedDeploy(repo.root(), state, "--accounts", accounts.toString());
   }
 }

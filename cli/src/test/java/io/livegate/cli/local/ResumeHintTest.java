@@ -2,6 +2,7 @@ package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.livegate.cli.CliRun;
 import io.livegate.cli.Livegate;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.scan.testing.TestRepo;
@@ -42,20 +43,8 @@ class ResumeHintTest {
     Process deploy =
         livegate(
             deployLog,
-            "deploy",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--runner",
-            "terraform",
-            "--auto-approve",
-            "--port",
-            "0",
-            "--parallelism",
-            "1",
-            "--state-dir",
-            state.toString());
+            CliRun.deployArguments(
+                repo.root(), state, "--auto-approve", "--port", "0", "--parallelism", "1"));
     while (!read(deployLog).contains("] released")) {
       assertThat(deploy.isAlive()).as(read(deployLog)).isTrue();
       Thread.sleep(20);

@@ -110,19 +110,7 @@ class StatusCliTest {
     TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
     CompletableFuture<CliRun> deploy =
         CompletableFuture.supplyAsync(
-            () ->
-                CliRun.withPath(
-                    "deploy",
-                    "--repo",
-                    repo.root().toString(),
-                    "--base",
-                    "HEAD~1",
-                    "--runner",
-                    "terraform",
-                    "--port",
-                    "0",
-                    "--state-dir",
-                    state.toString()));
+            () -> CliRun.withPath(CliRun.deployArguments(repo.root(), state, "--port", "0")));
     // The first unit waits for its vote: the run holds the state directory meanwhile.
     while (!Files.isDirectory(outbox) || SentMail.in(outbox).isEmpty()) {
       assertThat(deploy).isNotDone();
@@ -159,18 +147,8 @@ class StatusCliTest {
 
       CliRun run =
           CliRun.withPath(
-              "deploy",
-              "--repo",
-              repo.root().toString(),
-              "--base",
-              "HEAD~1",
-              "--runner",
-              "terraform",
-              "--auto-approve",
-              "--port",
-              Integer.toString(port),
-              "--state-dir",
-              state.toString());
+              CliRun.deployArguments(
+                  repo.root(), state, "--auto-approve", "--port", Integer.toString(port)));
 
       assertThat(run.exitCode()).as(run.toString()).isEqualTo(Livegate.EXIT_FAILURE);
       assertThat(run.err())
