@@ -27,6 +27,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "admin",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  livegate admin queue --state-dir /var/lib/livegate",
+      "  livegate admin abort 7 --reason \"bad merge\" --state-dir /var/lib/livegate",
+      "  livegate admin queue --aws --function livegate-admin"
+    },
     mixinStandardHelpOptions = true,
     description =
         "Operator commands for the merge queue and lock: of the local state directory, or with"
@@ -140,6 +146,8 @@ final class AdminCli {
 
   @Command(
       name = AdminCommand.Queue.NAME,
+      footerHeading = "%nExamples:%n",
+      footer = "  livegate admin queue --state-dir /var/lib/livegate",
       mixinStandardHelpOptions = true,
       description = "What holds each repository's merge lock, and what waits behind it.")
   static final class Queue extends AdminSubcommand {
@@ -151,6 +159,8 @@ final class AdminCli {
 
   @Command(
       name = AdminCommand.RetryScan.NAME,
+      footerHeading = "%nExamples:%n",
+      footer = "  livegate admin retry-scan 7 --aws --function livegate-admin",
       mixinStandardHelpOptions = true,
       description =
           "Launch again the scan of a deployment that holds the lock but whose scan never"
@@ -169,6 +179,8 @@ final class AdminCli {
 
   @Command(
       name = AdminCommand.Abort.NAME,
+      footerHeading = "%nExamples:%n",
+      footer = "  livegate admin abort 7 --reason \"bad merge\" --state-dir /var/lib/livegate",
       mixinStandardHelpOptions = true,
       description =
           "Abort a running deployment: its waiting and planning units are aborted, it fails and"
@@ -188,6 +200,8 @@ final class AdminCli {
 
   @Command(
       name = AdminCommand.ReleaseLock.NAME,
+      footerHeading = "%nExamples:%n",
+      footer = "  livegate admin release-lock /home/me/src/live --state-dir /var/lib/livegate",
       mixinStandardHelpOptions = true,
       description =
           "Release a merge lock that no unfinished deployment holds, and start the next merge.")
@@ -203,6 +217,8 @@ final class AdminCli {
 
   @Command(
       name = AdminCommand.ResolveRollback.NAME,
+      footerHeading = "%nExamples:%n",
+      footer = "  livegate admin resolve-rollback 42 --state-dir /var/lib/livegate",
       mixinStandardHelpOptions = true,
       description =
           "After repairing by hand what a failed rollback left: its deployment fails and the next"

@@ -17,6 +17,12 @@ import picocli.CommandLine.Spec;
 /** {@code livegate deploy}: deploys a merge of your own repository on this machine. */
 @Command(
     name = "deploy",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  livegate deploy --repo ~/src/live --base main~1 --accounts livegate.hcl",
+      "  livegate deploy --base HEAD~1 --runner terraform --auto-approve --state-dir /tmp/state",
+      "  livegate deploy --base main~1 --vote-timeout 2h --grace-period 90s"
+    },
     mixinStandardHelpOptions = true,
     description = {
       "Deploys the units that base..head changed, and their dependents, in dependency order on this machine:"
@@ -66,6 +72,8 @@ final class DeployCli implements Callable<Integer> {
     ProgressListener progress =
         message -> spec.commandLine().getErr().println("livegate: " + message);
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      // A port in use must fail before the deployment is recorded as running.
+      wiring.server(local.port);
       Deployment deployment =
           LocalRun.queue(
               wiring,

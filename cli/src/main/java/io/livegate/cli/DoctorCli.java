@@ -29,6 +29,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "doctor",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  LIVEGATE_GITHUB_TOKEN=... livegate doctor --repository acme/live",
+      "  livegate doctor --repository acme/live --aws --stack livegate"
+    },
     mixinStandardHelpOptions = true,
     description =
         "Checks the GitHub token's permissions, the webhook and the trunk's branch protection and,"

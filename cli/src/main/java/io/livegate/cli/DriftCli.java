@@ -28,6 +28,11 @@ import picocli.CommandLine.Spec;
 /** {@code livegate drift}: plans every unit at the trunk head and reports what drifted. */
 @Command(
     name = "drift",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  livegate drift --repo ~/src/live --accounts livegate.hcl",
+      "  livegate drift --reconcile --auto-approve --state-dir ~/.livegate"
+    },
     mixinStandardHelpOptions = true,
     description = {
       "Plans every unit of the checked-out trunk head with -detailed-exitcode (plan role only,"
@@ -156,6 +161,8 @@ final class DriftCli implements Callable<Integer> {
       PrintWriter out,
       ProgressListener progress) {
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      // A port in use must fail before the reconcile is recorded as running.
+      wiring.server(local.port);
       Deployment deployment =
           LocalRun.queueReconcile(
               wiring,

@@ -11,6 +11,8 @@ import picocli.CommandLine.Spec;
 /** {@code livegate example}: writes the bundled example live repository. */
 @Command(
     name = "example",
+    footerHeading = "%nExamples:%n",
+    footer = {"  livegate example --dir /tmp/live"},
     mixinStandardHelpOptions = true,
     description =
         "Writes the bundled example live repository (two accounts, five units each, real"

@@ -15,6 +15,13 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "livegate",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  livegate demo",
+      "  livegate deploy --repo ~/src/live --base main~1 --accounts livegate.hcl",
+      "  livegate status --state-dir ~/.livegate",
+      "  livegate help deploy"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = Livegate.Version.class,
     description = "Deploys the Terragrunt units a merge touches, in dependency order.",
@@ -24,11 +31,13 @@ import picocli.CommandLine.Command;
       ServeCli.class,
       ResumeCli.class,
       StatusCli.class,
+      UiCli.class,
       AdminCli.class,
       DoctorCli.class,
       ExampleCli.class,
       ScanCli.class,
-      DriftCli.class
+      DriftCli.class,
+      CommandLine.HelpCommand.class
     })
 public final class Livegate {
   /** Exit code for a failure livegate explains (bad input, a cycle, a failed plan). */
@@ -59,6 +68,7 @@ public final class Livegate {
     CommandLine commandLine = new CommandLine(new Livegate(environment));
     commandLine.setOut(out);
     commandLine.setErr(err);
+    commandLine.setParameterExceptionHandler(Livegate::usageError);
     commandLine.setExecutionExceptionHandler(
         (exception, line, parseResult) -> {
           if (exception instanceof LivegateException failure) {
@@ -68,6 +78,20 @@ public final class Livegate {
           throw exception;
         });
     return commandLine.execute(args);
+  }
+
+  /**
+   * A usage error is the one error and where to read more: the whole usage would bury the error
+   * under 40 lines of options.
+   */
+  private static int usageError(CommandLine.ParameterException error, String[] args) {
+    CommandLine command = error.getCommandLine();
+    PrintWriter err = command.getErr();
+    String name = command.getCommandSpec().qualifiedName();
+    err.println(name + ": " + error.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
+    err.println("Run '" + name + " --help' for its options and examples.");
+    return command.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   /** The project version and the commit the CLI was built from (version.properties). */

@@ -57,18 +57,20 @@ final class LocalOptions {
   @Option(
       names = "--vote-timeout",
       paramLabel = "DURATION",
-      defaultValue = "PT24H",
+      defaultValue = "24h",
+      converter = Durations.class,
       description =
-          "How long a vote may take before the unit counts as rejected, ISO-8601 (default: ${DEFAULT-VALUE}).")
+          "How long a vote may take before the unit counts as rejected: 90s, 15m, 1h, 3d (default: ${DEFAULT-VALUE}).")
   Duration voteTimeout;
 
   @Option(
       names = "--grace-period",
       paramLabel = "DURATION",
-      defaultValue = "PT60S",
+      defaultValue = "60s",
+      converter = Durations.class,
       description =
           "After Ctrl-C or SIGTERM, how long running terraform processes may finish before they are"
-              + " interrupted, ISO-8601 (default: ${DEFAULT-VALUE}). A second Ctrl-C interrupts them at once.")
+              + " interrupted: 90s, 15m, 1h (default: ${DEFAULT-VALUE}). A second Ctrl-C interrupts them at once.")
   Duration gracePeriod;
 
   Path stateDirectory() {

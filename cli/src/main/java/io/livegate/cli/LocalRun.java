@@ -20,6 +20,7 @@ import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.QueueReconcile;
 import io.livegate.scan.ScanCommand;
+import io.livegate.scan.config.AccountCoverage;
 import io.livegate.scan.repo.GitRepo;
 import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.File;
@@ -101,12 +102,18 @@ final class LocalRun {
                 + headSha.substring(0, 12)
                 + ") checked out");
       }
+      // A typo in an account's path would deploy nothing and exit 0, using up the merge; a
+      // threshold no voter set can reach would wait out the vote timeout: both are refused before
+      // anything is recorded.
+      AccountCoverage.requireUnitsInEveryAccount(
+          repo.tree(headSha), accounts, head + " (" + headSha.substring(0, 12) + ")");
+      AccountCoverage.requireReachableThresholds(accounts);
     }
     // A merge deploys once: say so before spending a scan on it.
     for (Deployment earlier : wiring.deployments.list(root.toString())) {
       if (!earlier.pullRequest().reconcile()
           && earlier.pullRequest().mergeCommit().equals(headSha)) {
-        throw queuedBefore(earlier);
+        throw queuedBefore(earlier, Commands.of(wiring, runner, false));
       }
     }
     DeployStack stack =
@@ -130,6 +137,7 @@ final class LocalRun {
         wiring,
         wiring.create.create(new CreateDeploymentCommand(merge, stack, accounts, runner)),
         stack,
+        Commands.of(wiring, runner, false),
         progress);
   }
 
@@ -157,10 +165,12 @@ final class LocalRun {
             "the drift run planned " + report.head() + " but " + root + " has moved on");
       }
     }
+    AccountCoverage.requireReachableThresholds(accounts);
     QueueReconcile.Queued queued =
         new QueueReconcile(wiring.create, new GraphScan(progress)::run, accounts, runner)
             .queue(root.toString(), trunkRef, root, report, driftRun, environment, parallelism);
-    return started(wiring, queued.result(), queued.stack(), progress);
+    return started(
+        wiring, queued.result(), queued.stack(), Commands.of(wiring, runner, false), progress);
   }
 
   /** Checks that the stored deployment is new and holds the lock, so that it can run now. */
@@ -168,10 +178,11 @@ final class LocalRun {
       LocalWiring wiring,
       CreateDeployment.Result result,
       DeployStack stack,
+      Commands commands,
       ProgressListener progress) {
     Deployment deployment = result.deployment();
     if (!result.created()) {
-      throw queuedBefore(deployment);
+      throw queuedBefore(deployment, commands);
     }
     String repository = deployment.pullRequest().repository();
     if (wiring.deployments.find(deployment.id()).orElseThrow().status()
@@ -186,8 +197,8 @@ final class LocalRun {
                           + held.id()
                           + ", "
                           + held.status().id()
-                          + nextStep(held.status()))
-              .orElse("an unfinished one; run livegate resume to finish it first");
+                          + nextStep(held.status(), commands))
+              .orElse("an unfinished one; to finish it first, run: " + commands.resume());
       throw new LivegateException("deployment " + deployment.id() + " is queued behind " + holder);
     }
     progress.progress(
@@ -202,7 +213,7 @@ final class LocalRun {
     return deployment;
   }
 
-  private static LivegateException queuedBefore(Deployment deployment) {
+  private static LivegateException queuedBefore(Deployment deployment, Commands commands) {
     return new LivegateException(
         "this merge ("
             + deployment.pullRequest().mergeCommit().substring(0, 12)
@@ -210,16 +221,51 @@ final class LocalRun {
             + deployment.id()
             + ", now "
             + deployment.status().id()
-            + nextStep(deployment.status()));
+            + nextStep(deployment.status(), commands));
   }
 
-  /** What the operator can do about a deployment in {@code status}. */
-  static String nextStep(DeploymentStatus status) {
+  /**
+   * What the operator can do about a deployment in {@code status}, with the command that resumes
+   * it.
+   */
+  static String nextStep(DeploymentStatus status, Commands commands) {
     if (status == DeploymentStatus.ROLLBACK_FAILED) {
-      return "; a rollback failed, so the lock stays held: see livegate status, repair the unit by hand,"
-          + " then start over with a fresh --state-dir";
+      return "; a rollback failed, so the lock stays held: see "
+          + commands.status()
+          + ", repair the unit by hand, then start over with a fresh --state-dir";
     }
-    return status.isFinished() ? "" : "; run livegate resume to finish it";
+    return status.isFinished() ? "" : "; to finish it, run: " + commands.resume();
+  }
+
+  /**
+   * The commands a hint names, for this state directory and runner: following one must act on the
+   * same deployments, so each names the state directory (and resume the runner) explicitly.
+   */
+  record Commands(String stateDirectory, String runner, boolean autoApprove) {
+    static Commands of(LocalWiring wiring, RunnerArgv runner, boolean autoApprove) {
+      return new Commands(
+          shellWord(wiring.state.root().toString()),
+          runner == RunnerArgv.TERRAFORM ? "terraform" : "terragrunt",
+          autoApprove);
+    }
+
+    /** Continues the unfinished deployments the way this run would. */
+    String resume() {
+      return "livegate resume --state-dir "
+          + stateDirectory
+          + " --runner "
+          + runner
+          + (autoApprove ? " --auto-approve" : "");
+    }
+
+    String status() {
+      return "livegate status --state-dir " + stateDirectory;
+    }
+  }
+
+  /** {@code word} as one shell word: quoted when it holds anything a shell would read. */
+  static String shellWord(String word) {
+    return word.matches("[A-Za-z0-9_./~:=@%+-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
   }
 
   /**
@@ -258,9 +304,34 @@ final class LocalRun {
             },
             Map.of("TF_IN_AUTOMATION", "1"));
     out.println("livegate: " + wiring.sandbox.description());
-    out.println("status page: " + wiring.server(port).baseUrl() + "/status");
+    String baseUrl = wiring.server(port).baseUrl();
+    out.println("console: " + baseUrl + "/deployments/" + deployment.id());
+    out.println("status page: " + baseUrl + "/status");
+    if (!autoApprove) {
+      out.println(
+          "votes: each voter's approve and reject links are mailed to "
+              + wiring.state.outbox()
+              + " (one .eml file per voter and unit); the vote pages are at "
+              + baseUrl);
+    }
     out.flush();
-    DeploymentStatus status = deployer.run(deployment.id());
+    DeploymentStatus status;
+    try {
+      status = deployer.run(deployment.id());
+    } catch (LivegateException stopped) {
+      DeploymentStatus now = wiring.deployments.find(deployment.id()).orElseThrow().status();
+      if (now.isFinished()) {
+        throw stopped;
+      }
+      // Following the hint must find this deployment: it names the state dir and the runner.
+      throw new LivegateException(
+          stopped.getMessage()
+              + "\nTo finish deployment "
+              + deployment.id()
+              + ", run:\n  "
+              + Commands.of(wiring, runner, autoApprove).resume(),
+          stopped);
+    }
     out.print(
         SummaryTable.render(
             DeploymentView.of(

@@ -1,6 +1,7 @@
 package io.livegate.cli;
 
 import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.StateDirectory;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import java.io.PrintWriter;
@@ -18,6 +19,11 @@ import picocli.CommandLine.Spec;
 /** {@code livegate resume}: finishes the deployments an interrupted run left unfinished. */
 @Command(
     name = "resume",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  livegate resume --state-dir ~/.livegate --runner terragrunt",
+      "  livegate resume --state-dir /tmp/state --runner terraform --auto-approve"
+    },
     mixinStandardHelpOptions = true,
     description =
         "Finishes the deployment that an interrupted deploy or demo left running (Ctrl-C, kill -9). Every unit"
@@ -32,6 +38,8 @@ final class ResumeCli implements Callable<Integer> {
   @Override
   public Integer call() {
     LocalRun.requireTool(run.kind(), livegate.environment());
+    // A mistyped --state-dir must not read as "nothing to resume", nor leave a new one behind.
+    StateDirectory.requireExisting(local.stateDirectory());
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
       PrintWriter out = spec.commandLine().getOut();
       Set<Long> resumed = new HashSet<>();
@@ -64,7 +72,8 @@ final class ResumeCli implements Callable<Integer> {
             "nothing to resume: no deployment in "
                 + local.stateDirectory()
                 + " is running"
-                + heldAfterAFailedRollback(wiring));
+                + heldAfterAFailedRollback(
+                    wiring, LocalRun.Commands.of(wiring, run.kind(), run.autoApprove)));
       }
       return exit;
     }
@@ -91,13 +100,17 @@ final class ResumeCli implements Callable<Integer> {
   }
 
   /** What holds the lock when a failed rollback does: the operator's turn, not resume's. */
-  private static String heldAfterAFailedRollback(LocalWiring wiring) {
+  private static String heldAfterAFailedRollback(LocalWiring wiring, LocalRun.Commands commands) {
     return wiring.deployments.all().stream()
         .filter(d -> d.status() == DeploymentStatus.ROLLBACK_FAILED)
         .findFirst()
         .map(
             d ->
-                "; deployment " + d.id() + " is " + d.status().id() + LocalRun.nextStep(d.status()))
+                "; deployment "
+                    + d.id()
+                    + " is "
+                    + d.status().id()
+                    + LocalRun.nextStep(d.status(), commands))
         .orElse("");
   }
 }

@@ -31,6 +31,12 @@ import picocli.CommandLine.Spec;
 /** {@code livegate scan}: which units a merge must deploy, and in what order. */
 @Command(
     name = "scan",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  livegate scan --repo ~/src/live --base main~1",
+      "  livegate scan --all --format mermaid",
+      "  livegate scan --base main~1 --accounts livegate.hcl --format json"
+    },
     mixinStandardHelpOptions = true,
     description = {
       "Works out which Terragrunt units a merge changes, adds every unit that depends on them,"

@@ -5,6 +5,7 @@ import io.livegate.cli.local.LocalPullRequestPlanner;
 import io.livegate.cli.local.LocalWiring;
 import io.livegate.cli.local.VoteServer;
 import io.livegate.core.LivegateException;
+import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.pr.LockScope;
@@ -15,6 +16,7 @@ import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubComments;
 import io.livegate.github.GitHubStatuses;
+import io.livegate.scan.config.AccountCoverage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -38,6 +40,11 @@ import picocli.CommandLine.Spec;
 /** {@code livegate serve}: the webhook receiver and the whole pipeline on one machine. */
 @Command(
     name = "serve",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  LIVEGATE_WEBHOOK_SECRET=... livegate serve --repo-url https://github.com/acme/live \\",
+      "      --state-dir /var/lib/livegate --listen 0.0.0.0 --accounts livegate.hcl"
+    },
     mixinStandardHelpOptions = true,
     description = {
       "Receives GitHub's webhooks on POST /webhook and runs livegate on this machine: plans of pull"
@@ -151,7 +158,7 @@ final class ServeCli implements Callable<Integer> {
       LocalPipeline.Settings settings =
           new LocalPipeline.Settings(
               repoUrl,
-              LocalRun.withLocalVoter(AccountsFiles.read(accountsFile)),
+              reachable(LocalRun.withLocalVoter(AccountsFiles.read(accountsFile))),
               kind,
               local.failurePolicy,
               local.settings(run.autoApprove),
@@ -243,5 +250,11 @@ final class ServeCli implements Callable<Integer> {
       throw new LivegateException(
           "--listen " + listen + " is not an address: " + e.getMessage(), e);
     }
+  }
+
+  /** The accounts, once every account's voters can reach its thresholds. */
+  private static Accounts reachable(Accounts accounts) {
+    AccountCoverage.requireReachableThresholds(accounts);
+    return accounts;
   }
 }

@@ -174,7 +174,9 @@ class AdminCliTest {
 
     assertThat(both.exitCode()).isEqualTo(2);
     assertThat(both.err())
-        .startsWith("Error: expected only one match but got [--state-dir=DIR | [--aws");
+        .startsWith(
+            "livegate admin queue: Error: expected only one match but got [--state-dir=DIR | [--aws")
+        .endsWith("\nRun 'livegate admin queue --help' for its options and examples.\n");
 
     CliRun noFunction = CliRun.of("admin", "queue", "--aws");
     assertThat(noFunction.exitCode()).isEqualTo(2);

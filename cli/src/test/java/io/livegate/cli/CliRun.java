@@ -25,6 +25,16 @@ public record CliRun(int exitCode, String out, String err) {
    * without votes, with its state in {@code stateDirectory} and any {@code more} options.
    */
   public static CliRun autoApprovedDeploy(Path repo, Path stateDirectory, String... more) {
+    List<String> args = new ArrayList<>(List.of("--auto-approve", "--port", "0"));
+    args.addAll(List.of(more));
+    return withPath(deployArguments(repo, stateDirectory, args.toArray(String[]::new)));
+  }
+
+  /**
+   * The arguments of {@code livegate deploy} of {@code repo}'s last commit with the terraform
+   * runner and its state in {@code stateDirectory}, then {@code more}.
+   */
+  public static String[] deployArguments(Path repo, Path stateDirectory, String... more) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -35,13 +45,10 @@ public record CliRun(int exitCode, String out, String err) {
                 "HEAD~1",
                 "--runner",
                 "terraform",
-                "--auto-approve",
-                "--port",
-                "0",
                 "--state-dir",
                 stateDirectory.toString()));
     args.addAll(List.of(more));
-    return withPath(args.toArray(String[]::new));
+    return args.toArray(String[]::new);
   }
 
   /** Runs with exactly {@code environment}. */

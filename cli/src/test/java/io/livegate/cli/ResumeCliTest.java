@@ -30,6 +30,7 @@ class ResumeCliTest {
 
   @Test
   void resumeWithNothingRunningSaysSoAndSucceeds() {
+    new LocalWiring(state).close();
     CliRun resume =
         CliRun.withPath("resume", "--state-dir", state.toString(), "--runner", "terraform");
 

@@ -337,7 +337,13 @@ class ScanCliTest {
 
     CliRun run = scan("--all");
 
-    assertOneLineError(run, "livegate: cannot read the accounts file " + accounts);
+    assertOneLineError(
+        run,
+        "livegate: the accounts file "
+            + accounts
+            + " was not found (looked in "
+            + accounts.toAbsolutePath()
+            + ")");
   }
 
   @Test
@@ -374,7 +380,7 @@ class ScanCliTest {
   }
 
   @Test
-  void usageErrorsExitTwoWithTheUsage() {
+  void usageErrorsExitTwoWithOneErrorAndWhereToReadMore() {
     List<String[]> usageErrors =
         List.of(
             new String[] {"scan", "--bogus"},
@@ -388,7 +394,10 @@ class ScanCliTest {
 
       assertThat(run.exitCode()).as(String.join(" ", args) + "\n" + run).isEqualTo(2);
       assertThat(run.out()).isEmpty();
-      assertThat(run.err()).contains("Usage: livegate scan");
+      assertThat(run.errLines()).as(run.toString()).hasSize(2);
+      assertThat(run.errLines().get(0)).startsWith("livegate scan: ");
+      assertThat(run.errLines().get(1))
+          .isEqualTo("Run 'livegate scan --help' for its options and examples.");
     }
   }
 

@@ -134,9 +134,7 @@ public final class LocalDeployer {
             return deployment.status();
           }
           if (ports.drain().draining()) {
-            throw new LivegateException(
-                "stopped; what finished is recorded. Run livegate resume to finish deployment "
-                    + deploymentId);
+            throw new LivegateException("stopped; what finished is recorded.");
           }
           throw new LivegateException(
               "deployment "
@@ -159,8 +157,7 @@ public final class LocalDeployer {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LivegateException(
-          "interrupted; run livegate resume to finish deployment " + deploymentId, e);
+      throw new LivegateException("interrupted; what finished is recorded.", e);
     } catch (ExecutionException e) {
       throw new LivegateException("a deploy flow crashed: " + e.getCause(), e.getCause());
     } finally {

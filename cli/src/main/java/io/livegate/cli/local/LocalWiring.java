@@ -18,6 +18,7 @@ import io.livegate.core.unit.UnitStep;
 import io.livegate.core.vote.CastVote;
 import io.livegate.core.vote.VoteLinks;
 import io.livegate.process.BubblewrapSandbox;
+import io.livegate.process.LoggedCommandRunner;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.TerraRun;
 import io.livegate.scan.SandboxedPlan;
@@ -66,6 +67,10 @@ public final class LocalWiring implements AutoCloseable {
   public final Sandbox sandbox;
 
   private final ProcessCommandRunner processes = new ProcessCommandRunner();
+
+  /** What each execution's commands printed, kept in the state directory. */
+  public final FileExecutionLogs logs;
+
   private Drain drain = new Drain(processes, Duration.ZERO, line -> {});
   private VoteServer server;
 
@@ -73,6 +78,7 @@ public final class LocalWiring implements AutoCloseable {
     this.state = StateDirectory.at(stateDirectory);
     this.lock = StateDirectoryLock.take(state.root());
     this.sandbox = sandbox(state.root());
+    this.logs = new FileExecutionLogs(state.logs());
     try {
       this.metadb = LocalMetadb.start(state.metadb());
     } catch (RuntimeException e) {
@@ -141,6 +147,8 @@ public final class LocalWiring implements AutoCloseable {
               new VoteServer.Records(deployments, executions, votes, plans),
               clock,
               currentDeployment::get);
+      server.console(
+          new Console(new Console.Source(deployments, executions, votes, logs, state.plans())));
       lock.statusPage(server.baseUrl() + "/status");
     }
     return server;
@@ -234,7 +242,11 @@ public final class LocalWiring implements AutoCloseable {
                 plans,
                 new LocalWorkspaces(repositoryRoot, state.baseCheckouts()),
                 new TerraRun(
-                    new SandboxedPlan.Tools(processes, runner, sandbox, runnerEnvironment),
+                    new SandboxedPlan.Tools(
+                        new LoggedCommandRunner(processes, state.plans(), logs, clock),
+                        runner,
+                        sandbox,
+                        runnerEnvironment),
                     repositoryRoot,
                     state.plans())));
     return new LocalDeployer(

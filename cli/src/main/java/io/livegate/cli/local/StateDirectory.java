@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The local runtime's state directory: the metadb's data, saved plans, the mail outbox, the
- * vote-link secret, pull requests' checkouts while they are planned, and the base commits that
- * destroys of deleted units plan from. It persists, so a second run sees the history and a killed
- * run can resume. Only its owner can read it: it is made (or, from before this rule, changed) to
- * mode 0700, with nothing inside readable by group or others.
+ * The local runtime's state directory: the metadb's data, saved plans, the execution logs, the mail
+ * outbox, the vote-link secret, pull requests' checkouts while they are planned, and the base
+ * commits that destroys of deleted units plan from. It persists, so a second run sees the history
+ * and a killed run can resume. Only its owner can read it: it is made (or, from before this rule,
+ * changed) to mode 0700, with nothing inside readable by group or others.
  */
 public final class StateDirectory {
   private final Path root;
@@ -34,6 +34,22 @@ public final class StateDirectory {
     }
   }
 
+  /**
+   * Fails unless {@code root} is a state directory that a run made (its metadb is there, or a run
+   * that is making it holds its lock): for the commands that only act on what is there, where a
+   * mistyped path must be an error, not a new empty directory.
+   */
+  public static void requireExisting(Path root) {
+    Path absolute = root.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(absolute.resolve("metadb").resolve("PG_VERSION"))
+        && !Files.isRegularFile(absolute.resolve("lock"))) {
+      throw new LivegateException(
+          "there is no livegate state directory at "
+              + absolute
+              + " (no metadb in it); livegate deploy and demo make one");
+    }
+  }
+
   public Path root() {
     return root;
   }
@@ -54,6 +70,11 @@ public final class StateDirectory {
 
   public Path plans() {
     return root.resolve("plans");
+  }
+
+  /** The execution logs: plan, apply and destroy output, one file per execution. */
+  public Path logs() {
+    return root.resolve("logs");
   }
 
   public Path outbox() {

@@ -28,7 +28,8 @@ public final class StateDirectoryLock implements AutoCloseable {
               + directory
               + " is in use by another livegate run ("
               + holder
-              + "); wait for it to finish, or stop it and run livegate resume");
+              + "); wait for it to finish, and watch it with: livegate status --state-dir "
+              + directory);
       this.holder = holder;
     }
 

@@ -81,6 +81,8 @@ public final class VoteServer implements AutoCloseable {
   public record Records(
       DeploymentStore deployments, ExecutionStore executions, VoteStore votes, PlanStore plans) {}
 
+  private volatile Console console;
+
   /**
    * @param currentDeployment the deployment the status page draws
    */
@@ -112,6 +114,16 @@ public final class VoteServer implements AutoCloseable {
     this.currentDeployment = currentDeployment;
     try {
       server = HttpServer.create(new InetSocketAddress(address, listen.port()), 0);
+    } catch (java.net.BindException e) {
+      throw new LivegateException(
+          "cannot listen on "
+              + address.getHostAddress()
+              + ":"
+              + listen.port()
+              + ": "
+              + e.getMessage()
+              + "; run it again with --port 0 to take a free port, or --port N for another one",
+          e);
     } catch (IOException e) {
       throw new LivegateException(
           "cannot listen on "
@@ -135,7 +147,10 @@ public final class VoteServer implements AutoCloseable {
     server.createContext(
         "/",
         exchange -> {
-          if (exchange.getRequestURI().getPath().equals("/")) {
+          Console shown = console;
+          if (shown != null) {
+            shown.handle(exchange);
+          } else if (exchange.getRequestURI().getPath().equals("/")) {
             exchange.getResponseHeaders().add("Location", "/status");
             exchange.sendResponseHeaders(302, -1);
             exchange.close();
@@ -157,6 +172,11 @@ public final class VoteServer implements AutoCloseable {
     }
     String host = address.getHostAddress();
     return host.contains(":") ? "[" + host + "]" : host;
+  }
+
+  /** Serves {@code console} at {@code /} and the paths under it that nothing else serves. */
+  public void console(Console console) {
+    this.console = console;
   }
 
   /** Where links point: {@code --public-url}, or this server's own address. */

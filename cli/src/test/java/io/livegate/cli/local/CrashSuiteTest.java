@@ -255,7 +255,8 @@ class CrashSuiteTest {
           .as("the run was still going when SIG%s came, and its drain heard it", moment.signal())
           .contains(moment.signal().equals("INT") ? "Ctrl-C: stopping" : "SIGTERM: stopping");
       if (run.exitValue() != 0) {
-        assertThat(ChildJvm.read(log)).contains("Run livegate resume to finish deployment");
+        assertThat(ChildJvm.read(log))
+            .contains("To finish deployment 1, run:\n  livegate resume --state-dir ");
       }
     }
   }

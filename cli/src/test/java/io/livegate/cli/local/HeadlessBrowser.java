@@ -55,16 +55,19 @@ final class HeadlessBrowser implements AutoCloseable {
   }
 
   /**
-   * Starts the browser, or fails saying how to install it: a machine without Chromium must not pass
-   * these tests by skipping them.
+   * Fails saying how to install what the browser tests need: a machine without Chromium must not
+   * pass them by skipping them.
    */
-  static HeadlessBrowser start(Path workDirectory) {
+  static void requireInstalled() {
     List<String> missing = new ArrayList<>();
     if (!Files.isExecutable(CHROMIUM)) {
       missing.add(CHROMIUM + " (apt-get install -y chromium)");
     }
     if (!onPath("node")) {
       missing.add("node on PATH");
+    }
+    if (!Files.isRegularFile(SCRIPTS.resolve("node_modules/axe-core/package.json"))) {
+      missing.add("axe-core in " + SCRIPTS.resolve("node_modules") + " (npm ci)");
     }
     if (!Files.isRegularFile(SCRIPTS.resolve("node_modules/playwright-core/package.json"))) {
       missing.add("playwright-core in " + SCRIPTS.resolve("node_modules") + " (npm ci)");
@@ -76,6 +79,14 @@ final class HeadlessBrowser implements AutoCloseable {
               + "; run .ci/run, which installs them, or select the other tests with"
               + " -DexcludedGroups=browser");
     }
+  }
+
+  /**
+   * Starts the browser, or fails saying how to install it: a machine without Chromium must not pass
+   * these tests by skipping them.
+   */
+  static HeadlessBrowser start(Path workDirectory) {
+    requireInstalled();
     try {
       Files.createDirectories(workDirectory);
       Path errors = workDirectory.resolve("node-stderr.log");

@@ -174,7 +174,7 @@ class LocalDeployReferenceScenarioTest {
     CliRun status = CliRun.withPath("status", "--state-dir", state.toString());
 
     assertThat(status.exitCode()).as(status.toString()).isZero();
-    assertThat(status.out()).containsPattern("deployment 1 +succeeded +" + live);
+    assertThat(status.out()).startsWith("deployment 1: succeeded\n  repository  " + live + "\n");
     for (Execution execution : recorded.executions()) {
       assertThat(status.out()).containsPattern(execution.unit() + " +succeeded +[0-9.]+s +1 +0 +0");
     }

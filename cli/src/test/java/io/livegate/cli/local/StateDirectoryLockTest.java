@@ -34,7 +34,7 @@ class StateDirectoryLockTest {
     assertThatThrownBy(() -> StateDirectoryLock.take(state))
         .isInstanceOf(StateDirectoryLock.Busy.class)
         .hasMessageContaining("is in use by another livegate run (pid " + holder.pid() + " since")
-        .hasMessageContaining("run livegate resume");
+        .hasMessageContaining("watch it with: livegate status --state-dir");
     CliRun deploy =
         CliRun.withPath("resume", "--state-dir", state.toString(), "--runner", "terraform");
     assertThat(deploy.exitCode()).as(deploy.toString()).isEqualTo(1);
@@ -42,14 +42,15 @@ class StateDirectoryLockTest {
   }
 
   @Test
-  void statusSaysWhichRunHoldsTheStateDirectory() throws Exception {
+  void statusOfAHolderWhoseMetadbNeverComesUpNamesTheHolder() throws Exception {
     holdInAnotherJvm();
 
     CliRun status = CliRun.of("status", "--state-dir", state.toString());
 
-    assertThat(status.exitCode()).as(status.toString()).isZero();
-    assertThat(status.out())
-        .contains("a livegate run is using " + state + " (pid " + holder.pid() + " since");
+    assertThat(status.exitCode()).as(status.toString()).isEqualTo(1);
+    assertThat(status.err())
+        .startsWith("livegate: a livegate run holds " + state + " (pid " + holder.pid() + " since")
+        .endsWith(") but its metadb did not accept a login within 30 s\n");
   }
 
   @Test

@@ -125,6 +125,27 @@ public final class VoteDesk {
             + "<tr><td>Plan</td><td id=\"summary\">"
             + Html.escape(counts(execution.planSummary()))
             + "</td></tr>"
+            + "<tr><td>Decided by</td><td id=\"quorum\">"
+            + Html.escape(quorum(execution))
+            + "</td></tr>"
+            + deployments
+                .find(execution.deploymentId())
+                .map(
+                    deployment ->
+                        "<tr><td>Commit</td><td id=\"commit\"><code>"
+                            + Html.escape(shortSha(deployment.pullRequest().mergeCommit()))
+                            + "</code> of "
+                            + Html.escape(deployment.pullRequest().repository())
+                            + (deployment.pullRequest().number() > 0
+                                ? ", pull request #" + deployment.pullRequest().number()
+                                : "")
+                            + " (deployment "
+                            + deployment.id()
+                            + ")</td></tr>")
+                .orElse("")
+            + "<tr><td>Link expires</td><td id=\"expires\">"
+            + ballot.expires()
+            + "</td></tr>"
             + (execution.planSummary() == null || execution.planSummary().destroyed().isEmpty()
                 ? ""
                 : "<tr><td>Destroys</td><td id=\"destroyed\">"
@@ -141,7 +162,7 @@ public final class VoteDesk {
             + choice
             + "</button></form>"
             + "<h2>Plan</h2><pre id=\"plan\">"
-            + Html.escape(planText.apply(execution))
+            + Html.planDiff(planText.apply(execution))
             + "</pre>");
   }
 
@@ -169,7 +190,17 @@ public final class VoteDesk {
                   + (recorded.decided()
                       ? " It decided the vote: <b>" + recorded.decidedNow().id() + "</b>."
                       : "")
-                  + "</p>"),
+                  + "</p>"
+                  + executions
+                      .find(ballot.executionId())
+                      .map(
+                          execution ->
+                              "<p id=\"voted-unit\">Unit <code>"
+                                  + Html.escape(execution.unit())
+                                  + "</code> of deployment "
+                                  + execution.deploymentId()
+                                  + ".</p>")
+                      .orElse("")),
           recorded.decided()
               ? Optional.of(new Decided(ballot.executionId(), recorded.decidedNow()))
               : Optional.empty());
@@ -264,12 +295,34 @@ public final class VoteDesk {
                 : "; new providers: " + String.join(", ", summary.newProviders()));
   }
 
+  /** How the vote is decided, e.g. "1 approval or 1 rejection from: alice, bob". */
+  private static String quorum(Execution execution) {
+    int approvals = execution.spec().minApprovals();
+    int rejections = execution.spec().minRejections();
+    return approvals
+        + (approvals == 1 ? " approval" : " approvals")
+        + " or "
+        + rejections
+        + (rejections == 1 ? " rejection" : " rejections")
+        + " from: "
+        + String.join(", ", execution.spec().voters());
+  }
+
+  private static String shortSha(String sha) {
+    return sha.substring(0, Math.min(12, sha.length()));
+  }
+
   /** The page template of every livegate page. */
   public static String html(String title, String body) {
-    return "<!doctype html><html><head><meta charset=\"utf-8\"><title>livegate: "
+    return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>livegate: "
         + Html.escape(title)
-        + "</title><style>body{font-family:sans-serif;margin:24px;max-width:60em}pre{background:#f4f4f4;"
-        + "padding:12px;overflow:auto}td{padding:2px 12px 2px 0}button{font-size:1.2em;padding:6px 18px}</style>"
+        + "</title><style>body{font-family:sans-serif;margin:16px;max-width:60em}h1{overflow-wrap:anywhere}"
+        + "pre{background:#f4f4f4;padding:12px;white-space:pre-wrap;overflow-wrap:anywhere}"
+        + "pre .add{color:#005a3c;background:#e3f4ec}pre .del{color:#8a2c00;background:#fbe6da}"
+        + "pre .chg{color:#004a80;background:#e2eef8}"
+        + "td{padding:2px 12px 2px 0;vertical-align:top;overflow-wrap:anywhere}"
+        + "button{font-size:1.2em;padding:6px 18px}</style>"
         + "</head><body><h1>"
         + Html.escape(title)
         + "</h1>"

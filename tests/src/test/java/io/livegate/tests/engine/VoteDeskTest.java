@@ -111,6 +111,56 @@ class VoteDeskTest {
   }
 
   @Test
+  void theConfirmPageSaysHowTheVoteIsDecidedWhichCommitItIsAndWhenTheLinkExpires() {
+    Execution dns = dns();
+    String merge =
+        engine.deployments.find(dns.deploymentId()).orElseThrow().pullRequest().mergeCommit();
+
+    VoteDesk.Page page = desk.confirm(token(dns, ALICE, Vote.Choice.APPROVE));
+
+    assertThat(page.html())
+        .contains(
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+            "<td id=\"quorum\">2 approvals or 1 rejection from: "
+                + ALICE
+                + ", "
+                + BOB
+                + ", "
+                + CAROL
+                + "</td>",
+            "<td id=\"commit\"><code>"
+                + merge.substring(0, Math.min(12, merge.length()))
+                + "</code> of ",
+            "<td id=\"expires\">" + EXPIRES + "</td>");
+  }
+
+  @Test
+  void thePlanIsShownAsAColouredDiff() {
+    assertThat(
+            io.livegate.core.Html.planDiff(
+                "  # a will be created\n  + resource \"a\" {\n  - old = 1\n  ~ b = 2\nPlan: <1>"))
+        .isEqualTo(
+            "  # a will be created\n"
+                + "<span class=\"add\">  + resource &quot;a&quot; {</span>\n"
+                + "<span class=\"del\">  - old = 1</span>\n"
+                + "<span class=\"chg\">  ~ b = 2</span>\n"
+                + "Plan: &lt;1&gt;");
+  }
+
+  @Test
+  void theResultPageNamesTheUnitAndItsDeployment() {
+    Execution dns = dns();
+
+    VoteDesk.Page page = desk.record(token(dns, ALICE, Vote.Choice.APPROVE));
+
+    assertThat(page.html())
+        .contains(
+            "<p id=\"voted-unit\">Unit <code>account-0/dns</code> of deployment "
+                + dns.deploymentId()
+                + ".</p>");
+  }
+
+  @Test
   void theConfirmPageOfADestroySaysDestroyPlainlyAndListsTheResources() {
     Accounts accounts = SyntheticDeployments.accounts(1, List.of(ALICE), 1, 1);
     DeployStack stack =

@@ -1,0 +1,61 @@
+package io.livegate.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.cli.CliRun;
+import io.livegate.cli.Livegate;
+import io.livegate.scan.testing.TestRepo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An accounts file that would deploy nothing, or wait for a vote that can never pass, is refused
+ * before the deployment is recorded, so the merge is not used up.
+ */
+class AccountChecksCliTest {
+  @TempDir Path dir;
+
+  @Test
+  void anAccountPathThatHoldsNoUnitIsRefusedBeforeAnythingIsRecorded() throws Exception {
+    Path state = dir.resolve("state");
+    TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
+    Path accounts =
+        Files.writeString(
+            dir.resolve("livegate.hcl"), "account \"dev\" {\n  path = \"dev-acount\"\n}\n");
+
+    CliRun run = deploy(repo, state, accounts);
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(run.err())
+        .matches(
+            "livegate: account \"dev\": path 'dev-acount' holds no unit \\(no terragrunt.hcl under"
+                + " it\\) at HEAD \\([0-9a-f]{12}\\); units are under: dev-account\n");
+    assertThat(Recorded.in(state).deployments()).isEmpty();
+  }
+
+  @Test
+  void aThresholdTheVotersCannotReachIsRefusedBeforeAnythingIsRecorded() throws Exception {
+    Path state = dir.resolve("state");
+    TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
+    Path accounts =
+        Files.writeString(
+            dir.resolve("livegate.hcl"),
+            "account \"dev\" {\n  path = \"dev-account\"\n  voters = [\"lead@example.com\"]\n"
+                + "  min_approvals = 2\n}\n");
+
+    CliRun run = deploy(repo, state, accounts);
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(run.err())
+        .isEqualTo(
+            "livegate: account \"dev\": min_approvals = 2 and min_rejections = 1 but 1 voter"
+                + " (lead@example.com), so no vote could ever be decided\n");
+    assertThat(Recorded.in(state).deployments()).isEmpty();
+  }
+
+  private static CliRun deploy(TestRepo repo, Path state, Path accounts) {
+    return CliRun.autoApprovedDeploy(repo.root(), state, "--accounts", accounts.toString());
+  }
+}
