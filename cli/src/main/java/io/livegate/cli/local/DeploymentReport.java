@@ -2,12 +2,12 @@ package io.livegate.cli.local;
 
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStore;
-import io.livegate.core.deploy.DeploymentView;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.vote.DeploymentView;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteStore;
 import java.time.Duration;
