@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,7 +45,7 @@ public final class RoleSessions implements AutoCloseable {
   /** The SDKs' variable for the Authorization header they send to that endpoint. */
   public static final String AUTHORIZATION_TOKEN = "AWS_CONTAINER_AUTHORIZATION_TOKEN";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
 
   private record Session(Credentials credentials, Instant expires) {}
 

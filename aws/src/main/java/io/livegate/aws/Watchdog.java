@@ -3,6 +3,7 @@ package io.livegate.aws;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
 import io.livegate.statemachine.RuntimeContract;
 import java.time.Clock;
@@ -33,7 +34,7 @@ import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 public final class Watchdog {
   private static final String LOCK_HELD = RuntimeContract.Watchdog.LOCK_HELD_METRIC;
   private static final String SCANS_STOPPED = RuntimeContract.Watchdog.SCANS_STOPPED_METRIC;
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = Jackson.MAPPER;
 
   /**
    * One check's findings.
