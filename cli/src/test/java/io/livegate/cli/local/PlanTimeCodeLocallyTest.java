@@ -13,6 +13,7 @@ import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +114,51 @@ class PlanTimeCodeLocallyTest {
     assertThat(drift.out()).contains("app/a");
     assertThat(drift.err()).contains("terraform runs in a bubblewrap sandbox");
     assertEveryAttemptFailed(spy, attempts);
+  }
+
+  @Test
+  void getEnvInAStacksValuesSeesNoLivegateSettingInThePlanScan() throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("README.md", "stacks\n");
+    repo.commit("empty");
+    repo.write("catalog/app/terragrunt.hcl", "inputs = {}\n")
+        .write("catalog/app/main.tf", "resource \"terraform_data\" \"app\" {}\n")
+        .write(
+            "prod/terragrunt.stack.hcl",
+            "unit \"app\" {\n"
+                + "  source = \"${get_repo_root()}/catalog/app\"\n"
+                + "  path   = \"app\"\n"
+                + "  values = {\n"
+                + "    token     = get_env(\"LIVEGATE_GITHUB_TOKEN\", \"unset\")\n"
+                + "    automated = get_env(\"TF_IN_AUTOMATION\", \"unset\")\n"
+                + "  }\n}\n")
+        .write(".gitignore", ".terraform/\n.terraform.lock.hcl\n.terragrunt-stack/\n");
+    repo.commit("a stack whose values read the environment");
+    Map<String, String> environment = new HashMap<>(System.getenv());
+    environment.put("LIVEGATE_GITHUB_TOKEN", "ghs_livegates-own-token");
+    environment.put("TF_IN_AUTOMATION", "1");
+
+    CliRun scan =
+        CliRun.inEnvironment(
+            environment,
+            "scan",
+            "--repo",
+            repo.root().toString(),
+            "--base",
+            "HEAD~1",
+            "--scan",
+            "plan",
+            "--runner",
+            "terraform");
+
+    Path values = repo.root().resolve("prod/.terragrunt-stack/app/terragrunt.values.hcl");
+    String written = Files.readString(values);
+    System.out.println("the values written where the code being planned reads them:\n" + written);
+    assertThat(scan.exitCode()).as(scan.toString()).isZero();
+    assertThat(written)
+        .doesNotContain("ghs_livegates-own-token")
+        .containsPattern("token\\s*=\\s*\"unset\"")
+        .containsPattern("automated\\s*=\\s*\"1\"");
   }
 
   /** What a provider tries outside the repository, whatever livegate command runs it. */
