@@ -124,7 +124,13 @@ public final class BubblewrapSandbox implements Sandbox {
     mounts.add(new Mount("--tmpfs", PrivateTemp.base()));
     // every JVM's performance data (its command line, its system properties), livegate's too
     javaPerformanceData().forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
-    mounts.add(new Mount("--bind", repositoryRoot.toAbsolutePath().normalize()));
+    Path repository = repositoryRoot.toAbsolutePath().normalize();
+    mounts.add(new Mount("--bind", repository));
+    // the repository's git directory stays livegate's: serve fetches into it and checks out from
+    // it, so code that rewrote its config or objects would steer the next deployment
+    if (Files.isDirectory(repository.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
+      mounts.add(new Mount("--ro-bind", repository.resolve(".git")));
+    }
     planFile.ifPresent(
         plan ->
             mounts.add(
