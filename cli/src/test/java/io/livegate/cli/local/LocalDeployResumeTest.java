@@ -118,6 +118,83 @@ class LocalDeployResumeTest {
         .containsOnlyKeys("terraform_data.foo");
   }
 
+  @Test
+  void aVoteLinkFromTheDeadRunIsRefusedByTheResumedRunWhichAsksTheVotersAgain() throws Exception {
+    TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
+    state = dir.resolve("state");
+    Path outbox = state.resolve("outbox");
+    Path deployLog = dir.resolve("deploy.log");
+    Process deploy =
+        livegate(
+            deployLog,
+            "deploy",
+            "--repo",
+            repo.root().toString(),
+            "--base",
+            "HEAD~1",
+            "--runner",
+            "terraform",
+            "--port",
+            "0",
+            "--state-dir",
+            state.toString());
+    waitFor(
+        () -> mails(outbox, LiveRepos.DEV_GLOBAL).size() == 1,
+        "global asks for votes",
+        deploy,
+        deployLog);
+    // what a local user who bound the dead run's port takes from a voter who opened the link
+    SentMail captured = mails(outbox, LiveRepos.DEV_GLOBAL).get(0);
+    deploy.destroyForcibly();
+    assertThat(deploy.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+    Path resumeLog = dir.resolve("resume.log");
+    Process resume =
+        livegate(
+            resumeLog,
+            "resume",
+            "--runner",
+            "terraform",
+            "--port",
+            "0",
+            "--state-dir",
+            state.toString());
+    // the outbox keeps one mail per execution and voter: the new request replaces the old one
+    waitFor(
+        () -> fresh(outbox, captured).isPresent(),
+        "the resumed run asks global's voters again",
+        resume,
+        resumeLog);
+    SentMail fresh = fresh(outbox, captured).orElseThrow();
+    String resumedServer = fresh.approveLink().substring(0, fresh.approveLink().indexOf('?'));
+    String stolen =
+        resumedServer + captured.approveLink().substring(captured.approveLink().indexOf('?'));
+
+    String stolenAnswer = VoteClient.confirm(stolen).body();
+    String voterAnswer = VoteClient.confirm(fresh.approveLink()).body();
+
+    System.out.println("the dead run's link: " + captured.approveLink());
+    System.out.println("its token cast on the resumed run (" + stolen + "):\n" + stolenAnswer);
+    assertThat(stolenAnswer).contains("Invalid link", "No vote was recorded.");
+    assertThat(voterAnswer)
+        .as("the voter's new link, after the stolen one was refused")
+        .contains("It decided the vote");
+  }
+
+  /** The vote request that came after {@code captured}, to the same voter on the same unit. */
+  private static Optional<SentMail> fresh(Path outbox, SentMail captured) {
+    return mails(outbox, captured.unit()).stream()
+        .filter(mail -> mail.voter().equals(captured.voter()))
+        .filter(mail -> !mail.approveLink().equals(captured.approveLink()))
+        .findFirst();
+  }
+
+  private static List<SentMail> mails(Path outbox, String unit) {
+    return Files.isDirectory(outbox)
+        ? SentMail.in(outbox).stream().filter(mail -> mail.unit().equals(unit)).toList()
+        : List.of();
+  }
+
   /** Stops what a failed test leaves behind: the JVMs it started and a killed run's server. */
   @AfterEach
   void stopLeftovers() {

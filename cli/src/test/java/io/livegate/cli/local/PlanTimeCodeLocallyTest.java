@@ -99,10 +99,10 @@ class PlanTimeCodeLocallyTest {
   @Test
   void aDriftPlansProviderRunsInTheSandboxAwayFromTheStateDirectory() throws Exception {
     DriftedRepo drifted = DriftedRepo.deployThenChangeAOutOfBand(dir);
-    Path voteKey = drifted.state().resolve("vote-secret");
-    assertThat(voteKey).exists();
+    Path password = drifted.state().resolve("metadb-password");
+    assertThat(password).exists();
     Map<String, String> attempts = outsideTheRepository();
-    attempts.put("read the vote key", "cat " + voteKey);
+    attempts.put("read the metadb password", "cat " + password);
     attempts.put("list the state directory", "ls -A " + drifted.state() + " | grep .");
     PlanTimeSpy spy = PlanTimeSpy.installInUnit(drifted.repo().root().resolve("app/b"), attempts);
     drifted.repo().commit("b gets a provider of its own");
