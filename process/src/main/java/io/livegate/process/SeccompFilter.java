@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * The system calls the code being deployed may not make, as the classic BPF program that bubblewrap
@@ -58,90 +58,53 @@ final class SeccompFilter {
   private static final short JSET_K = 0x45;
   private static final short RET_K = 0x06;
 
-  /** One architecture's numbers: the refused calls, and the three a filter looks into. */
+  /** A refused call, by its number on x86_64 and on aarch64. */
+  private record Call(String name, int x8664, int aarch64) {}
+
+  private static final List<Call> REFUSED =
+      List.of(
+          new Call("ptrace", 101, 117),
+          new Call("pivot_root", 155, 41),
+          new Call("chroot", 161, 51),
+          new Call("mount", 165, 40),
+          new Call("umount2", 166, 39),
+          new Call("init_module", 175, 105),
+          new Call("delete_module", 176, 106),
+          new Call("kexec_load", 246, 104),
+          new Call("add_key", 248, 217),
+          new Call("request_key", 249, 218),
+          new Call("keyctl", 250, 219),
+          new Call("unshare", 272, 97),
+          new Call("perf_event_open", 298, 241),
+          new Call("setns", 308, 268),
+          new Call("process_vm_readv", 310, 270),
+          new Call("process_vm_writev", 311, 271),
+          new Call("kcmp", 312, 272),
+          new Call("finit_module", 313, 273),
+          new Call("kexec_file_load", 320, 294),
+          new Call("bpf", 321, 280),
+          new Call("userfaultfd", 323, 282),
+          new Call("open_tree", 428, 428),
+          new Call("move_mount", 429, 429),
+          new Call("fsopen", 430, 430),
+          new Call("fsconfig", 431, 431),
+          new Call("fsmount", 432, 432),
+          new Call("fspick", 433, 433),
+          new Call("pidfd_getfd", 438, 438),
+          new Call("mount_setattr", 442, 442));
+
+  /** One architecture: its audit id, its number of each refused call, and the three looked into. */
   private record Table(
       int audit,
-      Map<String, Integer> refused,
+      ToIntFunction<Call> number,
       int cloneCall,
       int clone3Call,
       int ioctl,
       boolean x32) {}
 
-  private static final Table X86_64 =
-      new Table(
-          AUDIT_ARCH_X86_64,
-          Map.ofEntries(
-              Map.entry("ptrace", 101),
-              Map.entry("pivot_root", 155),
-              Map.entry("chroot", 161),
-              Map.entry("mount", 165),
-              Map.entry("umount2", 166),
-              Map.entry("init_module", 175),
-              Map.entry("delete_module", 176),
-              Map.entry("kexec_load", 246),
-              Map.entry("add_key", 248),
-              Map.entry("request_key", 249),
-              Map.entry("keyctl", 250),
-              Map.entry("unshare", 272),
-              Map.entry("perf_event_open", 298),
-              Map.entry("setns", 308),
-              Map.entry("process_vm_readv", 310),
-              Map.entry("process_vm_writev", 311),
-              Map.entry("kcmp", 312),
-              Map.entry("finit_module", 313),
-              Map.entry("kexec_file_load", 320),
-              Map.entry("bpf", 321),
-              Map.entry("userfaultfd", 323),
-              Map.entry("open_tree", 428),
-              Map.entry("move_mount", 429),
-              Map.entry("fsopen", 430),
-              Map.entry("fsconfig", 431),
-              Map.entry("fsmount", 432),
-              Map.entry("fspick", 433),
-              Map.entry("pidfd_getfd", 438),
-              Map.entry("mount_setattr", 442)),
-          56,
-          435,
-          16,
-          true);
-
+  private static final Table X86_64 = new Table(AUDIT_ARCH_X86_64, Call::x8664, 56, 435, 16, true);
   private static final Table AARCH64 =
-      new Table(
-          AUDIT_ARCH_AARCH64,
-          Map.ofEntries(
-              Map.entry("umount2", 39),
-              Map.entry("mount", 40),
-              Map.entry("pivot_root", 41),
-              Map.entry("chroot", 51),
-              Map.entry("unshare", 97),
-              Map.entry("kexec_load", 104),
-              Map.entry("init_module", 105),
-              Map.entry("delete_module", 106),
-              Map.entry("ptrace", 117),
-              Map.entry("add_key", 217),
-              Map.entry("request_key", 218),
-              Map.entry("keyctl", 219),
-              Map.entry("perf_event_open", 241),
-              Map.entry("setns", 268),
-              Map.entry("process_vm_readv", 270),
-              Map.entry("process_vm_writev", 271),
-              Map.entry("kcmp", 272),
-              Map.entry("finit_module", 273),
-              Map.entry("bpf", 280),
-              Map.entry("userfaultfd", 282),
-              Map.entry("kexec_file_load", 294),
-              Map.entry("open_tree", 428),
-              Map.entry("move_mount", 429),
-              Map.entry("fsopen", 430),
-              Map.entry("fsconfig", 431),
-              Map.entry("fsmount", 432),
-              Map.entry("fspick", 433),
-              Map.entry("pidfd_getfd", 438),
-              Map.entry("mount_setattr", 442)),
-          220,
-          435,
-          29,
-          false);
+      new Table(AUDIT_ARCH_AARCH64, Call::aarch64, 220, 435, 29, false);
 
   private SeccompFilter() {}
 
@@ -165,7 +128,8 @@ final class SeccompFilter {
     program.add(jumpIfEqual(table.cloneCall(), name + ".clone", null));
     program.add(jumpIfEqual(table.clone3Call(), name + ".enosys", null));
     program.add(jumpIfEqual(table.ioctl(), name + ".ioctl", null));
-    table.refused().values().stream()
+    REFUSED.stream()
+        .mapToInt(table.number())
         .sorted()
         .forEach(number -> program.add(jumpIfEqual(number, name + ".deny", null)));
     program.add(ret(RET_ALLOW));

@@ -40,22 +40,7 @@ class LocalDeployResumeTest {
     state = dir.resolve("state");
     Path outbox = state.resolve("outbox");
     Path deployLog = dir.resolve("deploy.log");
-    Process deploy =
-        livegate(
-            deployLog,
-            "deploy",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--runner",
-            "terraform",
-            "--port",
-            "0",
-            "--parallelism",
-            "2",
-            "--state-dir",
-            state.toString());
+    Process deploy = deploy(repo, deployLog, "--parallelism", "2");
 
     // Approve global, then baz but not doo; bar is released once baz is applied.
     approveWhenAsked(outbox, LiveRepos.DEV_GLOBAL, deploy, deployLog);
@@ -124,20 +109,7 @@ class LocalDeployResumeTest {
     state = dir.resolve("state");
     Path outbox = state.resolve("outbox");
     Path deployLog = dir.resolve("deploy.log");
-    Process deploy =
-        livegate(
-            deployLog,
-            "deploy",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--runner",
-            "terraform",
-            "--port",
-            "0",
-            "--state-dir",
-            state.toString());
+    Process deploy = deploy(repo, deployLog);
     waitFor(
         () -> mails(outbox, LiveRepos.DEV_GLOBAL).size() == 1,
         "global asks for votes",
@@ -202,6 +174,28 @@ class LocalDeployResumeTest {
     if (state != null) {
       postmasterPid().flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroy);
     }
+  }
+
+  /**
+   * {@code livegate deploy} of {@code repo}'s last commit into {@link #state}, on any free port.
+   */
+  private Process deploy(TestRepo repo, Path log, String... more) throws IOException {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "deploy",
+                "--repo",
+                repo.root().toString(),
+                "--base",
+                "HEAD~1",
+                "--runner",
+                "terraform",
+                "--port",
+                "0",
+                "--state-dir",
+                state.toString()));
+    args.addAll(List.of(more));
+    return livegate(log, args.toArray(String[]::new));
   }
 
   /** Starts {@code livegate} in a new JVM with this test's classpath, output to {@code log}. */

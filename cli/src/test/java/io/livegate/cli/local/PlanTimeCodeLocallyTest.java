@@ -78,17 +78,7 @@ class PlanTimeCodeLocallyTest {
     PlanTimeSpy spy = PlanTimeSpy.installInUnit(repo.root().resolve(UNIT), attempts);
     repo.commit("app, with a provider of its own");
 
-    CliRun scan =
-        CliRun.withPath(
-            "scan",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--scan",
-            "plan",
-            "--runner",
-            "terraform");
+    CliRun scan = planScanOfTheLastCommit(repo, System.getenv());
 
     System.out.println("what the plan scan's provider saw:\n" + spy.log());
     assertThat(scan.exitCode()).as(scan.toString()).isEqualTo(Livegate.EXIT_FAILURE);
@@ -138,18 +128,7 @@ class PlanTimeCodeLocallyTest {
     environment.put("LIVEGATE_GITHUB_TOKEN", "ghs_livegates-own-token");
     environment.put("TF_IN_AUTOMATION", "1");
 
-    CliRun scan =
-        CliRun.inEnvironment(
-            environment,
-            "scan",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--scan",
-            "plan",
-            "--runner",
-            "terraform");
+    CliRun scan = planScanOfTheLastCommit(repo, environment);
 
     Path values = repo.root().resolve("prod/.terragrunt-stack/app/terragrunt.values.hcl");
     String written = Files.readString(values);
@@ -159,6 +138,21 @@ class PlanTimeCodeLocallyTest {
         .doesNotContain("ghs_livegates-own-token")
         .containsPattern("token\\s*=\\s*\"unset\"")
         .containsPattern("automated\\s*=\\s*\"1\"");
+  }
+
+  /** {@code scan --scan plan} of {@code repo}'s last commit with the terraform runner. */
+  private static CliRun planScanOfTheLastCommit(TestRepo repo, Map<String, String> environment) {
+    return CliRun.inEnvironment(
+        environment,
+        "scan",
+        "--repo",
+        repo.root().toString(),
+        "--base",
+        "HEAD~1",
+        "--scan",
+        "plan",
+        "--runner",
+        "terraform");
   }
 
   /** What a provider tries outside the repository, whatever livegate command runs it. */
