@@ -63,19 +63,7 @@ class LocalDeployResumeTest {
         .isPresent();
 
     Path resumeLog = dir.resolve("resume.log");
-    Process resume =
-        livegate(
-            resumeLog,
-            "resume",
-            "--runner",
-            "terraform",
-            "--auto-approve",
-            "--port",
-            "0",
-            "--parallelism",
-            "2",
-            "--state-dir",
-            state.toString());
+    Process resume = resume(resumeLog, "--auto-approve", "--parallelism", "2");
     ChildJvm.awaitExit(resume, resumeLog);
 
     assertThat(resume.exitValue()).as(ChildJvm.read(resumeLog)).isZero();
@@ -110,29 +98,19 @@ class LocalDeployResumeTest {
     Path outbox = state.resolve("outbox");
     Path deployLog = dir.resolve("deploy.log");
     Process deploy = deploy(repo, deployLog);
-    waitFor(
+    ChildJvm.await(
         () -> mails(outbox, LiveRepos.DEV_GLOBAL).size() == 1,
         "global asks for votes",
         deploy,
         deployLog);
     // what a local user who bound the dead run's port takes from a voter who opened the link
     SentMail captured = mails(outbox, LiveRepos.DEV_GLOBAL).get(0);
-    deploy.destroyForcibly();
-    assertThat(deploy.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    deploy.destroyForcibly().waitFor();
 
     Path resumeLog = dir.resolve("resume.log");
-    Process resume =
-        livegate(
-            resumeLog,
-            "resume",
-            "--runner",
-            "terraform",
-            "--port",
-            "0",
-            "--state-dir",
-            state.toString());
+    Process resume = resume(resumeLog);
     // the outbox keeps one mail per execution and voter: the new request replaces the old one
-    waitFor(
+    ChildJvm.await(
         () -> fresh(outbox, captured).isPresent(),
         "the resumed run asks global's voters again",
         resume,
@@ -194,6 +172,16 @@ class LocalDeployResumeTest {
                 "0",
                 "--state-dir",
                 state.toString()));
+    args.addAll(List.of(more));
+    return livegate(log, args.toArray(String[]::new));
+  }
+
+  /** {@code livegate resume} of {@link #state}, on any free port. */
+  private Process resume(Path log, String... more) throws IOException {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "resume", "--runner", "terraform", "--port", "0", "--state-dir", state.toString()));
     args.addAll(List.of(more));
     return livegate(log, args.toArray(String[]::new));
   }
