@@ -55,6 +55,11 @@ public final class AssumedRoleRunner implements CommandRunner {
     environment.put("AWS_DEFAULT_REGION", region);
     return runner.run(
         new Command(
-            argv, command.workingDirectory(), environment, command.timeout(), command.pidFile()));
+            argv,
+            command.workingDirectory(),
+            environment,
+            command.timeout(),
+            command.pidFile(),
+            command.standardInput()));
   }
 }

@@ -10,6 +10,7 @@ import io.livegate.core.drift.DriftReportFormat;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.RunnerEnvironment;
 import io.livegate.scan.DriftScan;
 import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.ScanCommand;
@@ -129,7 +130,7 @@ final class DriftCli implements Callable<Integer> {
                 ScanCommand.builder(repo, accounts)
                     .head(head)
                     .everyUnit()
-                    .environment(livegate.environment())
+                    .environment(RunnerEnvironment.allowed(livegate.environment()))
                     .parallelism(parallelism)
                     .build());
     out.print(

@@ -17,6 +17,7 @@ import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.vote.DeploymentView;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.RunnerEnvironment;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.QueueReconcile;
 import io.livegate.scan.ScanCommand;
@@ -122,7 +123,7 @@ final class LocalRun {
                 ScanCommand.builder(root, accounts)
                     .base(baseSha)
                     .head(headSha)
-                    .environment(environment)
+                    .environment(RunnerEnvironment.allowed(environment))
                     .parallelism(parallelism)
                     // The terragrunt that will run the units decides how skip is read.
                     .terragruntVersion(
@@ -168,7 +169,14 @@ final class LocalRun {
     AccountCoverage.requireReachableThresholds(accounts);
     QueueReconcile.Queued queued =
         new QueueReconcile(wiring.create, new GraphScan(progress)::run, accounts, runner)
-            .queue(root.toString(), trunkRef, root, report, driftRun, environment, parallelism);
+            .queue(
+                root.toString(),
+                trunkRef,
+                root,
+                report,
+                driftRun,
+                RunnerEnvironment.allowed(environment),
+                parallelism);
     return started(
         wiring, queued.result(), queued.stack(), Commands.of(wiring, runner, false), progress);
   }

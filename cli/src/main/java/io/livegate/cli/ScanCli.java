@@ -10,6 +10,7 @@ import io.livegate.core.runner.Sandbox;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.DeployStackJson;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.RunnerEnvironment;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.PlanScan;
 import io.livegate.scan.SandboxedPlan;
@@ -191,7 +192,9 @@ final class ScanCli implements Callable<Integer> {
             .head(head)
             .all(all)
             .filePattern(pattern())
-            .environment(livegate.environment())
+            // get_env() sees what terragrunt would see in the sandbox, never a LIVEGATE_* setting:
+            // a stack's values are written into the checkout, where the code being planned reads
+            .environment(RunnerEnvironment.allowed(livegate.environment()))
             .parallelism(
                 parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism)
             .allowPartial(allowPartial)

@@ -1,16 +1,19 @@
 package io.livegate.process;
 
+import io.livegate.core.LivegateException;
 import io.livegate.core.runner.PrivateTemp;
 import io.livegate.core.runner.Sandbox;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Runs terraform and terragrunt under bubblewrap ({@code bwrap}): the file system is read-only
@@ -56,6 +59,7 @@ public final class BubblewrapSandbox implements Sandbox {
     try {
       Process process =
           new ProcessBuilder(probe)
+              .redirectInput(filter().toFile())
               .redirectErrorStream(true)
               .redirectOutput(ProcessBuilder.Redirect.DISCARD)
               .start();
@@ -72,6 +76,21 @@ public final class BubblewrapSandbox implements Sandbox {
     }
   }
 
+  /**
+   * What every command gets, whoever runs livegate: its own user namespace with every capability
+   * dropped, even from the bounding set (as root, bubblewrap would otherwise leave the command
+   * every capability, and with them {@code umount} of the tmpfs over the state directory), its own
+   * pid namespace with a fresh {@code /proc} (no other process's {@code environ} or {@code mem}),
+   * its own IPC, UTS and cgroup namespaces, and the {@link SeccompFilter} on standard input ({@code
+   * --seccomp 0}; bubblewrap also sets {@code no_new_privs}). bubblewrap closes standard input once
+   * it has read the filter, so the command starts without one: terraform runs with {@code
+   * -input=false} and reads none.
+   *
+   * <p>No {@code --new-session}: the runner's {@code setsid} already leaves the command without a
+   * controlling terminal (and the filter refuses {@code TIOCSTI}), while a session of its own would
+   * take terraform out of the process group that an interrupt reaches. No {@code
+   * --die-with-parent}: an apply must be able to outlive livegate (see the class comment).
+   */
   private static List<String> isolation() {
     return List.of(
         "--ro-bind",
@@ -81,8 +100,15 @@ public final class BubblewrapSandbox implements Sandbox {
         "/dev",
         "--proc",
         "/proc",
+        "--unshare-user",
         "--unshare-pid",
-        "--unshare-ipc");
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--cap-drop",
+        "ALL",
+        "--seccomp",
+        "0");
   }
 
   @Override
@@ -96,7 +122,15 @@ public final class BubblewrapSandbox implements Sandbox {
         .filter(Files::isDirectory)
         .forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
     mounts.add(new Mount("--tmpfs", PrivateTemp.base()));
-    mounts.add(new Mount("--bind", repositoryRoot.toAbsolutePath().normalize()));
+    // every JVM's performance data (its command line, its system properties), livegate's too
+    javaPerformanceData().forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
+    Path repository = repositoryRoot.toAbsolutePath().normalize();
+    mounts.add(new Mount("--bind", repository));
+    // the repository's git directory stays livegate's: serve fetches into it and checks out from
+    // it, so code that rewrote its config or objects would steer the next deployment
+    if (Files.isDirectory(repository.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
+      mounts.add(new Mount("--ro-bind", repository.resolve(".git")));
+    }
     planFile.ifPresent(
         plan ->
             mounts.add(
@@ -119,11 +153,49 @@ public final class BubblewrapSandbox implements Sandbox {
     return wrapped;
   }
 
+  /** The seccomp filter, which bubblewrap reads on standard input ({@code --seccomp 0}). */
+  @Override
+  public Optional<Path> standardInput() {
+    return Optional.of(filter());
+  }
+
+  private static Path filter() {
+    return Filter.PATH;
+  }
+
+  /** Holds the filter's file: written once, where only livegate can change it. */
+  private static final class Filter {
+    static final Path PATH = write();
+
+    private static Path write() {
+      Path file = PrivateTemp.directory("seccomp-").resolve("filter.bpf");
+      try {
+        Files.write(file, SeccompFilter.program());
+      } catch (IOException e) {
+        throw new LivegateException("cannot write the sandbox's seccomp filter: " + e, e);
+      }
+      return file;
+    }
+  }
+
+  /** The JVMs' {@code hsperfdata_USER} directories in {@code /tmp}. */
+  private static List<Path> javaPerformanceData() {
+    try (Stream<Path> entries = Files.list(Path.of("/tmp"))) {
+      return entries
+          .filter(entry -> entry.getFileName().toString().startsWith("hsperfdata_"))
+          .filter(entry -> Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
+          .toList();
+    } catch (IOException e) {
+      throw new LivegateException("cannot list /tmp to hide the JVMs' files: " + e, e);
+    }
+  }
+
   @Override
   public String description() {
-    return "terraform runs in a bubblewrap sandbox that hides "
+    return "terraform runs in a bubblewrap sandbox without capabilities (seccomp: no mount,"
+        + " namespaces or ptrace) that hides "
         + hidden
-        + " and livegate's temporary files";
+        + ", livegate's temporary files and the JVMs' performance data";
   }
 
   private record Mount(String option, Path path) {}

@@ -112,7 +112,9 @@ public final class ProcessCommandRunner implements CommandRunner {
     ProcessBuilder builder =
         new ProcessBuilder(argv)
             .directory(command.workingDirectory().toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectInput(
+                ProcessBuilder.Redirect.from(
+                    command.standardInput().orElse(Path.of("/dev/null")).toFile()))
             .redirectOutput(stdoutFile.toFile())
             .redirectError(stderrFile.toFile());
     builder.environment().clear();

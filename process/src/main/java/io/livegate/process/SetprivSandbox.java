@@ -3,38 +3,44 @@ package io.livegate.process;
 import io.livegate.core.LivegateException;
 import io.livegate.core.runner.Sandbox;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Runs terraform and terragrunt as an unprivileged user of the ECS tasks' image, while the task's
- * Java stays root: each argv becomes {@code setpriv --reuid=UID --regid=GID --clear-groups -- argv}
- * (util-linux). Another user cannot read the Java process's {@code /proc/PID/environ} (the
- * container credentials' URI and token, the task token, the metadb settings) nor its memory, and
- * cannot read what root keeps owner-only: the other plan files.
+ * Java stays root: each argv becomes {@code setpriv --reuid=UID --regid=GID --clear-groups
+ * --no-new-privs --bounding-set -all --inh-caps -all -- argv} (util-linux), so that nothing it runs
+ * can gain a capability back (a setuid or file-capability program). Another user cannot read the
+ * Java process's {@code /proc/PID/environ} (the container credentials' URI and token, the task
+ * token, the metadb settings) nor its memory, and cannot read what root keeps owner-only: the other
+ * plan files.
  *
- * <p>Before each command the repository (the checkout, where terraform writes the units' {@code
- * .terraform} directories) and the user's home are given to the user. The plan file a plan writes
- * is the user's; a plan file a command only reads stays root's, readable by the user's group, so
- * the code being deployed cannot change an approved plan between its check and its apply. The
- * directories above them must be traversable by others (the tasks' workspace is made 0755 by
- * default); the directory of a plan file the user writes is made so (o+x, never readable), as a
- * private directory of drift's plans ({@code PrivateTemp}) is not.
+ * <p>Before each command, every process of the user that no running command of this JVM owns (what
+ * an earlier command left behind) is killed, and the repository (the checkout, where terraform
+ * writes the units' {@code .terraform} directories) and the user's home are given to the user. The
+ * plan file a plan writes is the user's; a plan file a command only reads stays root's, readable by
+ * the user's group, so the code being deployed cannot change an approved plan between its check and
+ * its apply. The directories above them must be traversable by others (the tasks' workspace is made
+ * 0755 by default); the directory of a plan file the user writes is made so (o+x, never readable),
+ * as a private directory of drift's plans ({@code PrivateTemp}) is not.
  */
 public final class SetprivSandbox implements Sandbox {
   /** The image's user (ecs-tasks/Dockerfile: {@code useradd --uid 10001 livegate}). */
   public static final int IMAGE_USER = 10001;
+
+  /** How often {@link #endLeftovers} kills what a command left before it gives up. */
+  private static final int LEFTOVER_ROUNDS = 50;
 
   private final int uid;
   private final int gid;
@@ -61,6 +67,7 @@ public final class SetprivSandbox implements Sandbox {
   @Override
   public List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> planFile) {
     try {
+      endLeftovers();
       Files.createDirectories(home);
       giveTree(home);
       giveTree(repositoryRoot.toAbsolutePath().normalize());
@@ -92,7 +99,17 @@ public final class SetprivSandbox implements Sandbox {
     }
     List<String> wrapped =
         new ArrayList<>(
-            List.of("setpriv", "--reuid=" + uid, "--regid=" + gid, "--clear-groups", "--"));
+            List.of(
+                "setpriv",
+                "--reuid=" + uid,
+                "--regid=" + gid,
+                "--clear-groups",
+                "--no-new-privs",
+                "--bounding-set",
+                "-all",
+                "--inh-caps",
+                "-all",
+                "--"));
     wrapped.addAll(argv);
     return wrapped;
   }
@@ -108,24 +125,87 @@ public final class SetprivSandbox implements Sandbox {
     return "terraform runs as uid " + uid + " (setpriv), away from the task's credentials";
   }
 
-  private void giveTree(Path root) throws IOException {
-    Files.walkFileTree(
-        root,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes)
-              throws IOException {
-            give(dir);
-            return FileVisitResult.CONTINUE;
+  /**
+   * Kills every process of the user that no command of this JVM is running: what a provider left
+   * behind (a daemon, a double fork), which would otherwise watch the next command, read its
+   * environment (another account's session) or race {@link #giveTree}. A process that forks as fast
+   * as it is killed is killed again, until none is left; if that does not end, nothing runs.
+   */
+  private void endLeftovers() throws IOException {
+    Set<Long> running = new HashSet<>();
+    ProcessHandle.current().descendants().forEach(process -> running.add(process.pid()));
+    for (int round = 0; round < LEFTOVER_ROUNDS; round++) {
+      List<ProcessHandle> leftovers = new ArrayList<>();
+      try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
+        for (Path entry : (Iterable<Path>) entries::iterator) {
+          String name = entry.getFileName().toString();
+          if (name.chars().allMatch(Character::isDigit)
+              && !running.contains(Long.parseLong(name))
+              && ownedByUser(entry)) {
+            ProcessHandle.of(Long.parseLong(name)).ifPresent(leftovers::add);
           }
+        }
+      }
+      if (leftovers.isEmpty()) {
+        return;
+      }
+      leftovers.forEach(ProcessHandle::destroyForcibly);
+      for (ProcessHandle leftover : leftovers) {
+        leftover.onExit().join();
+      }
+    }
+    throw new IOException(
+        "processes of uid " + uid + " left by an earlier command keep coming back");
+  }
 
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
-              throws IOException {
-            give(file);
-            return FileVisitResult.CONTINUE;
+  /**
+   * Whether the process of {@code /proc/PID} has the user's real, effective or saved uid and still
+   * runs (a zombie, waiting for its parent to reap it, runs nothing).
+   */
+  private boolean ownedByUser(Path process) {
+    try {
+      boolean zombie = false;
+      for (String line : Files.readAllLines(process.resolve("status"))) {
+        if (line.startsWith("State:")) {
+          zombie = line.substring(6).trim().startsWith("Z");
+        } else if (line.startsWith("Uid:")) {
+          String[] ids = line.substring(4).trim().split("\\s+");
+          for (int index = 0; index < 3 && index < ids.length; index++) {
+            if (Integer.parseInt(ids[index]) == uid) {
+              return !zombie;
+            }
           }
-        });
+          return false;
+        }
+      }
+    } catch (IOException e) {
+      // the process ended while it was looked at
+    }
+    return false;
+  }
+
+  /**
+   * Gives {@code root} and everything under it to the user with coreutils' {@code chown -R -P},
+   * never a walk in Java: a concurrent command of the same user (the plan scan's units of one
+   * account) could swap a directory for a symbolic link between a Java walk's check and its
+   * descent, and have root hand it a file outside the tree. {@code chown} descends with {@code
+   * openat} and {@code O_NOFOLLOW} from the directory it checked and changes entries with {@code
+   * fchownat} and {@code AT_SYMLINK_NOFOLLOW}, so a swap makes it fail, never follow; then nothing
+   * runs.
+   */
+  private void giveTree(Path root) throws IOException {
+    List<String> argv =
+        List.of("chown", "-R", "-P", "--", uid + ":" + gid, root.toAbsolutePath().toString());
+    Process chown = new ProcessBuilder(argv).redirectErrorStream(true).start();
+    String output = new String(chown.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    try {
+      if (chown.waitFor() != 0) {
+        throw new IOException("chown -R of " + root + " failed: " + output.strip());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while giving " + root + " to uid " + uid, e);
+    }
   }
 
   private void give(Path path) throws IOException {

@@ -422,7 +422,8 @@ public final class TerraRun implements UnitRunner {
                       repositoryRoot,
                       tools.environment(),
                       TIMEOUT,
-                      Optional.of(applyPidFile(execution))));
+                      Optional.of(applyPidFile(execution)),
+                      tools.sandbox().standardInput()));
       if (result.exitCode() != 0) {
         return failure("apply", result);
       }

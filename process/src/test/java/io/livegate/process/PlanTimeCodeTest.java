@@ -2,18 +2,21 @@ package io.livegate.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.livegate.core.runner.PrivateTemp;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.unit.UnitRunner;
 import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.testing.TestRepo;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -137,6 +140,71 @@ class PlanTimeCodeTest {
     assertThat(spy.log()).doesNotContain("output-of-another-command");
     assertThat(Files.readString(otherOutput)).isEqualTo("output-of-another-command");
     assertThat(otherRun.resolve("planted")).doesNotExist();
+  }
+
+  @Test
+  void runAsRootAPlanTimeProviderCanNeitherUnmountNorTraceNorReachLivegateNorCastAStolenVote()
+      throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {}\n");
+    Path state = Files.createDirectories(dir.resolve("state"));
+    Path plans = Files.createDirectories(state.resolve("plans"));
+    List<String> votesCast = new CopyOnWriteArrayList<>();
+    HttpServer voteServer = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    voteServer.createContext(
+        "/",
+        exchange -> {
+          votesCast.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    voteServer.start();
+    try {
+      // another unit's vote mail, waiting in the outbox for its voter
+      Path outbox = Files.createDirectories(state.resolve("outbox"));
+      Files.writeString(
+          outbox.resolve("0001-vote-other.eml"),
+          "Approve: http://127.0.0.1:"
+              + voteServer.getAddress().getPort()
+              + "/vote/d1-other/approve?token=stolen\n");
+      long livegate = ProcessHandle.current().pid();
+      Map<String, String> attempts = new LinkedHashMap<>();
+      attempts.put("keep a capability", "grep CapEff /proc/self/status | grep -v 'CapEff:\\s*0*$'");
+      attempts.put("unmount the tmpfs over the state directory", "umount -l " + state);
+      attempts.put("unmount /proc", "umount -l /proc");
+      attempts.put("mount a fresh /proc", "mount -t proc proc /proc");
+      attempts.put("make a user namespace to mount in", "unshare -Urm true");
+      attempts.put("make a mount namespace", "unshare -m true");
+      attempts.put("trace the sandbox's init", "strace -o /dev/null -p 1");
+      attempts.put("trace a child", "strace -o /dev/null true");
+      attempts.put("read livegate's environment", "cat /proc/" + livegate + "/environ");
+      attempts.put("read livegate's memory", "head -c 16 /proc/" + livegate + "/mem > /dev/null");
+      attempts.put(
+          "find livegate among the processes",
+          "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline; echo; done | grep -E '^\\S*java '");
+      attempts.put("read the outbox", "cat " + outbox + "/*");
+      attempts.put(
+          "read the JVMs' performance data", "ls -A /tmp/hsperfdata_* 2>/dev/null | grep '^[0-9]'");
+      attempts.put(
+          "cast the vote another unit's mail holds",
+          "link=$(grep -rhoa 'http://127[^ ]*' " + state + ") && curl -fsS -X POST \"$link\"");
+      PlanTimeSpy spy =
+          PlanTimeSpy.install(repo.root().resolve(".spy"), repo.root().resolve(UNIT), attempts);
+
+      TerraRun.Step<TerraRun.Plan> plan = planInTheSandbox(repo, state, plans, spy);
+
+      System.out.println("livegate runs as " + System.getProperty("user.name"));
+      System.out.println("what the sandboxed plan-time provider tried and saw:\n" + spy.log());
+      assertThat(plan.error()).as("the spy is no real provider").isNotNull();
+      assertThat(spy.exits())
+          .as("the spy ran at plan time, and every attempt failed")
+          .containsOnlyKeys(attempts.keySet())
+          .allSatisfy((attempt, exit) -> assertThat(exit).as(attempt).isNotZero());
+      assertThat(votesCast).as("what reached the vote server").isEmpty();
+      assertThat(spy.log()).doesNotContain("token=stolen");
+    } finally {
+      voteServer.stop(0);
+    }
   }
 
   /**

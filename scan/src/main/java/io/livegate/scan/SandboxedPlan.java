@@ -144,7 +144,9 @@ public final class SandboxedPlan {
                 tools.sandbox().wrap(argv, root, planFile),
                 directory,
                 tools.environment(),
-                timeout));
+                timeout,
+                Optional.empty(),
+                tools.sandbox().standardInput()));
   }
 
   /** What went wrong; a failure that ran no command (exit code -1) is its message alone. */

@@ -27,6 +27,7 @@ import io.livegate.sql.JdbiExecutionStore;
 import io.livegate.sql.JdbiVoteStore;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -134,6 +135,18 @@ public final class LocalWiring implements AutoCloseable {
   }
 
   /**
+   * The key of this process's vote links, never stored: links die with the run that sent them. A
+   * run that dies leaves its links in mailboxes and its port free for any local user to bind, who
+   * would take a token from a voter who merely opened a link; the resumed run asks the voters again
+   * with links of its own key, and refuses the old ones ("Invalid link").
+   */
+  private static byte[] roundKey() {
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    return key;
+  }
+
+  /**
    * Starts the vote, status (and webhook) server on {@code address}:{@code port}, whose links say
    * {@code publicUrl} when given.
    */
@@ -142,7 +155,7 @@ public final class LocalWiring implements AutoCloseable {
       server =
           new VoteServer(
               new VoteServer.Listen(address, port, publicUrl),
-              new VoteLinks(state.voteSecret()),
+              new VoteLinks(roundKey()),
               castVote,
               new VoteServer.Records(deployments, executions, votes, plans),
               clock,

@@ -32,20 +32,6 @@ final class OwnerOnly {
 
   private OwnerOnly() {}
 
-  /** {@code bytes} random bytes, made on first use in {@code file} (mode 0600). */
-  static byte[] randomBytes(Path file, int bytes) {
-    try {
-      if (!Files.exists(file)) {
-        byte[] secret = new byte[bytes];
-        new SecureRandom().nextBytes(secret);
-        write(file, secret);
-      }
-      return Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new LivegateException("cannot read or create " + file + ": " + e.getMessage(), e);
-    }
-  }
-
   /** A random secret of hex digits, made on first use in {@code file} (mode 0600). */
   static String secret(Path file) {
     try {

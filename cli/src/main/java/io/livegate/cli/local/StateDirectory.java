@@ -80,9 +80,4 @@ public final class StateDirectory {
   public Path outbox() {
     return root.resolve("outbox");
   }
-
-  /** The vote-link signing key, made on first use and readable by its owner only. */
-  public byte[] voteSecret() {
-    return OwnerOnly.randomBytes(root.resolve("vote-secret"), 32);
-  }
 }

@@ -40,22 +40,7 @@ class LocalDeployResumeTest {
     state = dir.resolve("state");
     Path outbox = state.resolve("outbox");
     Path deployLog = dir.resolve("deploy.log");
-    Process deploy =
-        livegate(
-            deployLog,
-            "deploy",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--runner",
-            "terraform",
-            "--port",
-            "0",
-            "--parallelism",
-            "2",
-            "--state-dir",
-            state.toString());
+    Process deploy = deploy(repo, deployLog, "--parallelism", "2");
 
     // Approve global, then baz but not doo; bar is released once baz is applied.
     approveWhenAsked(outbox, LiveRepos.DEV_GLOBAL, deploy, deployLog);
@@ -78,19 +63,7 @@ class LocalDeployResumeTest {
         .isPresent();
 
     Path resumeLog = dir.resolve("resume.log");
-    Process resume =
-        livegate(
-            resumeLog,
-            "resume",
-            "--runner",
-            "terraform",
-            "--auto-approve",
-            "--port",
-            "0",
-            "--parallelism",
-            "2",
-            "--state-dir",
-            state.toString());
+    Process resume = resume(resumeLog, "--auto-approve", "--parallelism", "2");
     ChildJvm.awaitExit(resume, resumeLog);
 
     assertThat(resume.exitValue()).as(ChildJvm.read(resumeLog)).isZero();
@@ -118,6 +91,60 @@ class LocalDeployResumeTest {
         .containsOnlyKeys("terraform_data.foo");
   }
 
+  @Test
+  void aVoteLinkFromTheDeadRunIsRefusedByTheResumedRunWhichAsksTheVotersAgain() throws Exception {
+    TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
+    state = dir.resolve("state");
+    Path outbox = state.resolve("outbox");
+    Path deployLog = dir.resolve("deploy.log");
+    Process deploy = deploy(repo, deployLog);
+    ChildJvm.await(
+        () -> mails(outbox, LiveRepos.DEV_GLOBAL).size() == 1,
+        "global asks for votes",
+        deploy,
+        deployLog);
+    // what a local user who bound the dead run's port takes from a voter who opened the link
+    SentMail captured = mails(outbox, LiveRepos.DEV_GLOBAL).get(0);
+    deploy.destroyForcibly().waitFor();
+
+    Path resumeLog = dir.resolve("resume.log");
+    Process resume = resume(resumeLog);
+    // the outbox keeps one mail per execution and voter: the new request replaces the old one
+    ChildJvm.await(
+        () -> fresh(outbox, captured).isPresent(),
+        "the resumed run asks global's voters again",
+        resume,
+        resumeLog);
+    SentMail fresh = fresh(outbox, captured).orElseThrow();
+    String resumedServer = fresh.approveLink().substring(0, fresh.approveLink().indexOf('?'));
+    String stolen =
+        resumedServer + captured.approveLink().substring(captured.approveLink().indexOf('?'));
+
+    String stolenAnswer = VoteClient.confirm(stolen).body();
+    String voterAnswer = VoteClient.confirm(fresh.approveLink()).body();
+
+    System.out.println("the dead run's link: " + captured.approveLink());
+    System.out.println("its token cast on the resumed run (" + stolen + "):\n" + stolenAnswer);
+    assertThat(stolenAnswer).contains("Invalid link", "No vote was recorded.");
+    assertThat(voterAnswer)
+        .as("the voter's new link, after the stolen one was refused")
+        .contains("It decided the vote");
+  }
+
+  /** The vote request that came after {@code captured}, to the same voter on the same unit. */
+  private static Optional<SentMail> fresh(Path outbox, SentMail captured) {
+    return mails(outbox, captured.unit()).stream()
+        .filter(mail -> mail.voter().equals(captured.voter()))
+        .filter(mail -> !mail.approveLink().equals(captured.approveLink()))
+        .findFirst();
+  }
+
+  private static List<SentMail> mails(Path outbox, String unit) {
+    return Files.isDirectory(outbox)
+        ? SentMail.in(outbox).stream().filter(mail -> mail.unit().equals(unit)).toList()
+        : List.of();
+  }
+
   /** Stops what a failed test leaves behind: the JVMs it started and a killed run's server. */
   @AfterEach
   void stopLeftovers() {
@@ -125,6 +152,38 @@ class LocalDeployResumeTest {
     if (state != null) {
       postmasterPid().flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroy);
     }
+  }
+
+  /**
+   * {@code livegate deploy} of {@code repo}'s last commit into {@link #state}, on any free port.
+   */
+  private Process deploy(TestRepo repo, Path log, String... more) throws IOException {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "deploy",
+                "--repo",
+                repo.root().toString(),
+                "--base",
+                "HEAD~1",
+                "--runner",
+                "terraform",
+                "--port",
+                "0",
+                "--state-dir",
+                state.toString()));
+    args.addAll(List.of(more));
+    return livegate(log, args.toArray(String[]::new));
+  }
+
+  /** {@code livegate resume} of {@link #state}, on any free port. */
+  private Process resume(Path log, String... more) throws IOException {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "resume", "--runner", "terraform", "--port", "0", "--state-dir", state.toString()));
+    args.addAll(List.of(more));
+    return livegate(log, args.toArray(String[]::new));
   }
 
   /** Starts {@code livegate} in a new JVM with this test's classpath, output to {@code log}. */

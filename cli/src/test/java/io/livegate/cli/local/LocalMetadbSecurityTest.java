@@ -73,14 +73,13 @@ class LocalMetadbSecurityTest {
     Files.setPosixFilePermissions(oldMail, PosixFilePermissions.fromString("rw-r--r--"));
 
     StateDirectory state = StateDirectory.at(root);
-    state.voteSecret();
     try (LocalMetadb metadb = LocalMetadb.start(state.metadb())) {
       List<String> readable = readableByOthers(root);
 
       System.out.println("readable by group or others: " + readable);
       assertThat(readable).isEmpty();
       assertThat(Files.list(root).map(path -> path.getFileName().toString()))
-          .contains("metadb", "metadb-password", "vote-secret", "plans", "outbox");
+          .contains("metadb", "metadb-password", "plans", "outbox");
     }
   }
 

@@ -13,6 +13,7 @@ import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,17 +78,7 @@ class PlanTimeCodeLocallyTest {
     PlanTimeSpy spy = PlanTimeSpy.installInUnit(repo.root().resolve(UNIT), attempts);
     repo.commit("app, with a provider of its own");
 
-    CliRun scan =
-        CliRun.withPath(
-            "scan",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--scan",
-            "plan",
-            "--runner",
-            "terraform");
+    CliRun scan = planScanOfTheLastCommit(repo, System.getenv());
 
     System.out.println("what the plan scan's provider saw:\n" + spy.log());
     assertThat(scan.exitCode()).as(scan.toString()).isEqualTo(Livegate.EXIT_FAILURE);
@@ -98,10 +89,10 @@ class PlanTimeCodeLocallyTest {
   @Test
   void aDriftPlansProviderRunsInTheSandboxAwayFromTheStateDirectory() throws Exception {
     DriftedRepo drifted = DriftedRepo.deployThenChangeAOutOfBand(dir);
-    Path voteKey = drifted.state().resolve("vote-secret");
-    assertThat(voteKey).exists();
+    Path password = drifted.state().resolve("metadb-password");
+    assertThat(password).exists();
     Map<String, String> attempts = outsideTheRepository();
-    attempts.put("read the vote key", "cat " + voteKey);
+    attempts.put("read the metadb password", "cat " + password);
     attempts.put("list the state directory", "ls -A " + drifted.state() + " | grep .");
     PlanTimeSpy spy = PlanTimeSpy.installInUnit(drifted.repo().root().resolve("app/b"), attempts);
     drifted.repo().commit("b gets a provider of its own");
@@ -113,6 +104,55 @@ class PlanTimeCodeLocallyTest {
     assertThat(drift.out()).contains("app/a");
     assertThat(drift.err()).contains("terraform runs in a bubblewrap sandbox");
     assertEveryAttemptFailed(spy, attempts);
+  }
+
+  @Test
+  void getEnvInAStacksValuesSeesNoLivegateSettingInThePlanScan() throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("README.md", "stacks\n");
+    repo.commit("empty");
+    repo.write("catalog/app/terragrunt.hcl", "inputs = {}\n")
+        .write("catalog/app/main.tf", "resource \"terraform_data\" \"app\" {}\n")
+        .write(
+            "prod/terragrunt.stack.hcl",
+            "unit \"app\" {\n"
+                + "  source = \"${get_repo_root()}/catalog/app\"\n"
+                + "  path   = \"app\"\n"
+                + "  values = {\n"
+                + "    token     = get_env(\"LIVEGATE_GITHUB_TOKEN\", \"unset\")\n"
+                + "    automated = get_env(\"TF_IN_AUTOMATION\", \"unset\")\n"
+                + "  }\n}\n")
+        .write(".gitignore", ".terraform/\n.terraform.lock.hcl\n.terragrunt-stack/\n");
+    repo.commit("a stack whose values read the environment");
+    Map<String, String> environment = new HashMap<>(System.getenv());
+    environment.put("LIVEGATE_GITHUB_TOKEN", "ghs_livegates-own-token");
+    environment.put("TF_IN_AUTOMATION", "1");
+
+    CliRun scan = planScanOfTheLastCommit(repo, environment);
+
+    Path values = repo.root().resolve("prod/.terragrunt-stack/app/terragrunt.values.hcl");
+    String written = Files.readString(values);
+    System.out.println("the values written where the code being planned reads them:\n" + written);
+    assertThat(scan.exitCode()).as(scan.toString()).isZero();
+    assertThat(written)
+        .doesNotContain("ghs_livegates-own-token")
+        .containsPattern("token\\s*=\\s*\"unset\"")
+        .containsPattern("automated\\s*=\\s*\"1\"");
+  }
+
+  /** {@code scan --scan plan} of {@code repo}'s last commit with the terraform runner. */
+  private static CliRun planScanOfTheLastCommit(TestRepo repo, Map<String, String> environment) {
+    return CliRun.inEnvironment(
+        environment,
+        "scan",
+        "--repo",
+        repo.root().toString(),
+        "--base",
+        "HEAD~1",
+        "--scan",
+        "plan",
+        "--runner",
+        "terraform");
   }
 
   /** What a provider tries outside the repository, whatever livegate command runs it. */

@@ -13,26 +13,40 @@ import java.util.Optional;
  * @param environment variables added to the runner's own environment
  * @param pidFile where the runner writes the process's PID while it runs, so that a run resumed
  *     after livegate died can find an apply that outlived it
+ * @param standardInput the file the process reads on its standard input, which is otherwise empty
+ *     ({@code /dev/null}): what a {@link Sandbox} needs to pass its program, e.g. bubblewrap's
+ *     seccomp filter ({@link Sandbox#standardInput})
  */
 public record Command(
     List<String> argv,
     Path workingDirectory,
     Map<String, String> environment,
     Duration timeout,
-    Optional<Path> pidFile) {
+    Optional<Path> pidFile,
+    Optional<Path> standardInput) {
   public Command {
     argv = List.copyOf(argv);
     environment = Map.copyOf(environment);
     Objects.requireNonNull(workingDirectory, "workingDirectory");
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(pidFile, "pidFile");
+    Objects.requireNonNull(standardInput, "standardInput");
     if (argv.isEmpty()) {
       throw new IllegalArgumentException("a command needs at least a program");
     }
   }
 
   public Command(
+      List<String> argv,
+      Path workingDirectory,
+      Map<String, String> environment,
+      Duration timeout,
+      Optional<Path> pidFile) {
+    this(argv, workingDirectory, environment, timeout, pidFile, Optional.empty());
+  }
+
+  public Command(
       List<String> argv, Path workingDirectory, Map<String, String> environment, Duration timeout) {
-    this(argv, workingDirectory, environment, timeout, Optional.empty());
+    this(argv, workingDirectory, environment, timeout, Optional.empty(), Optional.empty());
   }
 }

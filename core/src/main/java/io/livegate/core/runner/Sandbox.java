@@ -27,6 +27,14 @@ public interface Sandbox {
    */
   List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> planFile);
 
+  /**
+   * The file every wrapped argv must get on its standard input ({@link Command#standardInput}),
+   * e.g. the seccomp filter bubblewrap reads there; a wrapped argv started without it fails.
+   */
+  default Optional<Path> standardInput() {
+    return Optional.empty();
+  }
+
   /** One line for the start of a run: how terraform is confined, or that it is not. */
   String description();
 

@@ -5,11 +5,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.ResetCommand;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.StoredConfig;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
@@ -17,9 +20,13 @@ import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 /**
  * Checks out one commit of the live repository into a workspace: cloned on first use, fetched
  * after, then the commit itself, detached, never a branch head that may have moved on. The
- * repository is a clone URL or a local path.
+ * repository is a clone URL or a local path. The workspace is never trusted: the code deployed from
+ * it ran there, so its git configuration is replaced before every fetch and what it left beside the
+ * commit's files is removed ({@link #reopen}, {@link #removeUntracked}).
  */
 public final class Checkout {
+  private static final RefSpec BRANCHES = new RefSpec("+refs/heads/*:refs/remotes/origin/*");
+
   private final String repositoryUrl;
   private final Optional<String> token;
 
@@ -45,13 +52,16 @@ public final class Checkout {
     if (!commit.matches("[0-9a-f]{40}")) {
       throw new LivegateException("a checkout needs a full commit sha, not '" + commit + "'");
     }
-    CredentialsProvider credentials =
-        token.map(t -> new UsernamePasswordCredentialsProvider("x-access-token", t)).orElse(null);
+    CredentialsProvider credentials = credentials();
     try {
       Git git;
       if (Files.isDirectory(workspace.resolve(".git"))) {
-        git = Git.open(workspace.toFile());
-        git.fetch().setCredentialsProvider(credentials).setRemote("origin").call();
+        git = reopen(workspace);
+        git.fetch()
+            .setCredentialsProvider(credentials)
+            .setRemote(repositoryUrl)
+            .setRefSpecs(BRANCHES)
+            .call();
       } else {
         Files.createDirectories(workspace);
         git =
@@ -66,7 +76,7 @@ public final class Checkout {
         if (ref.isPresent() && !git.getRepository().getObjectDatabase().has(id(commit))) {
           git.fetch()
               .setCredentialsProvider(credentials)
-              .setRemote("origin")
+              .setRemote(repositoryUrl)
               .setRefSpecs(new RefSpec("+" + ref.get() + ":refs/livegate/fetched"))
               .call();
         }
@@ -76,12 +86,59 @@ public final class Checkout {
         // the newest one. Then HEAD is detached at the commit.
         git.reset().setMode(ResetCommand.ResetType.HARD).setRef(commit).call();
         git.checkout().setName(commit).call();
+        removeUntracked(git);
       }
       return workspace;
     } catch (IOException | GitAPIException e) {
       throw new LivegateException(
           "cannot check out " + commit + " of " + repositoryUrl + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The workspace's repository with a configuration of livegate's, never the one found there: the
+   * code of an earlier deployment ran in the workspace and may have rewritten {@code .git/config}
+   * ({@code remote.origin.url} or a {@code url.*.insteadOf} pointing at its own server, which the
+   * token would then be sent to; a {@code filter.*.smudge} command that a checkout would run in
+   * livegate's own process). Fetches name the URL livegate was given, never a remote.
+   */
+  private Git reopen(Path workspace) throws IOException {
+    Path config = workspace.resolve(".git/config");
+    Files.deleteIfExists(config);
+    Git git = Git.open(workspace.toFile());
+    StoredConfig fresh = git.getRepository().getConfig();
+    fresh.setInt("core", null, "repositoryformatversion", 0);
+    fresh.setBoolean("core", null, "bare", false);
+    fresh.setBoolean("core", null, "filemode", true);
+    fresh.setString("remote", "origin", "url", repositoryUrl);
+    fresh.setString("remote", "origin", "fetch", BRANCHES.toString());
+    fresh.save();
+    return git;
+  }
+
+  /**
+   * Removes what the commit does not hold and git does not ignore: a file an earlier deployment's
+   * code planted (an {@code _override.tf} beside another unit's code) would otherwise run in this
+   * one. terraform's own local state ({@code *.tfstate}, {@code *.tfstate.backup}) stays: a local
+   * backend keeps it in the unit's directory, and removing it would lose what was applied.
+   */
+  private static void removeUntracked(Git git) throws GitAPIException {
+    Set<String> untracked = new TreeSet<>();
+    for (String path : git.status().call().getUntracked()) {
+      String name = path.substring(path.lastIndexOf('/') + 1);
+      if (!name.endsWith(".tfstate") && !name.endsWith(".tfstate.backup")) {
+        untracked.add(path);
+      }
+    }
+    if (!untracked.isEmpty()) {
+      git.clean().setPaths(untracked).call();
+    }
+  }
+
+  private CredentialsProvider credentials() {
+    return token
+        .map(t -> new UsernamePasswordCredentialsProvider("x-access-token", t))
+        .orElse(null);
   }
 
   /** The commit that {@code branch} of the live repository points at now (ls-remote). */
@@ -91,10 +148,7 @@ public final class Checkout {
       Ref head =
           Git.lsRemoteRepository()
               .setRemote(repositoryUrl)
-              .setCredentialsProvider(
-                  token
-                      .map(t -> new UsernamePasswordCredentialsProvider("x-access-token", t))
-                      .orElse(null))
+              .setCredentialsProvider(credentials())
               .setHeads(true)
               .callAsMap()
               .get(ref);
@@ -117,15 +171,14 @@ public final class Checkout {
    *     ref} or it does not lead to {@code commit}
    */
   public boolean fetch(Path workspace, String commit, String ref) {
-    CredentialsProvider credentials =
-        token.map(t -> new UsernamePasswordCredentialsProvider("x-access-token", t)).orElse(null);
-    try (Git git = Git.open(workspace.toFile())) {
+    CredentialsProvider credentials = credentials();
+    try (Git git = reopen(workspace)) {
       if (git.getRepository().getObjectDatabase().has(id(commit))) {
         return true;
       }
       git.fetch()
           .setCredentialsProvider(credentials)
-          .setRemote("origin")
+          .setRemote(repositoryUrl)
           .setRefSpecs(new RefSpec("+" + ref + ":refs/livegate/fetched"))
           .call();
       return git.getRepository().getObjectDatabase().has(id(commit));
