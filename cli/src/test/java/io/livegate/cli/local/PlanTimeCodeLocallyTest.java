@@ -123,6 +123,11 @@ class PlanTimeCodeLocallyTest {
                 + "    automated = get_env(\"TF_IN_AUTOMATION\", \"unset\")\n"
                 + "  }\n}\n")
         .write(".gitignore", ".terraform/\n.terraform.lock.hcl\n.terragrunt-stack/\n");
+    // the generated unit's own provider reads the values file from its working directory: a plan
+    // runs in a throwaway copy of the checkout, so only the code being planned sees that file
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put("read the values this unit was generated with", "cat terragrunt.values.hcl");
+    PlanTimeSpy spy = PlanTimeSpy.installInUnit(repo.root().resolve("catalog/app"), attempts);
     repo.commit("a stack whose values read the environment");
     Map<String, String> environment = new HashMap<>(System.getenv());
     environment.put("LIVEGATE_GITHUB_TOKEN", "ghs_livegates-own-token");
@@ -130,11 +135,12 @@ class PlanTimeCodeLocallyTest {
 
     CliRun scan = planScanOfTheLastCommit(repo, environment);
 
-    Path values = repo.root().resolve("prod/.terragrunt-stack/app/terragrunt.values.hcl");
-    String written = Files.readString(values);
-    System.out.println("the values written where the code being planned reads them:\n" + written);
-    assertThat(scan.exitCode()).as(scan.toString()).isZero();
-    assertThat(written)
+    System.out.println("what the generated unit's provider saw:\n" + spy.log());
+    assertThat(scan.exitCode()).as(scan.toString()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(spy.exits())
+        .as(scan + "\n" + spy.log())
+        .containsEntry("read the values this unit was generated with", 0);
+    assertThat(spy.log())
         .doesNotContain("ghs_livegates-own-token")
         .containsPattern("token\\s*=\\s*\"unset\"")
         .containsPattern("automated\\s*=\\s*\"1\"");

@@ -75,8 +75,11 @@ public final class StackGenerator {
     Path root = realPath(checkout);
     Stacks stacks;
     try (GitRepo repo = openOrNull(checkout)) {
-      // A directory inside another repository's work tree is not a checkout of it.
-      if (repo == null || repo.head() == null || !realPath(Path.of(repo.root())).equals(root)) {
+      // A directory inside another repository's work tree is not a checkout of it; a checkout
+      // holds its own .git, a directory or, in a ThrowawayCopy, a file naming the repository's.
+      if (repo == null
+          || repo.head() == null
+          || !Files.exists(root.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
         return false;
       }
       stacks = Stacks.expand(repo.tree(repo.head()), environment, remoteSources);
