@@ -90,6 +90,16 @@ final class ServeProcess implements AutoCloseable {
     return new ServeProcess(arguments);
   }
 
+  /**
+   * GitHub's payload of pull request {@code number} merged as {@code mergeCommit} onto {@code
+   * base}.
+   */
+  static ObjectNode merged(int number, String mergeCommit, String base) {
+    ObjectNode payload = Webhooks.merged(number, mergeCommit);
+    ((ObjectNode) payload.get("pull_request").get("base")).put("sha", base);
+    return payload;
+  }
+
   /** Posts {@code payload} as GitHub does: signed, as event pull_request, with its delivery id. */
   HttpResponse<String> deliver(ObjectNode payload, String delivery) throws Exception {
     return deliver(webhook, payload, delivery);

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,10 +35,10 @@ class ServeRestartTest {
     TestRepo repo = TestRepo.create(dir.resolve("live"));
     String base = repo.commit("empty");
     for (String unit : UNITS) {
-      unit(repo, unit, "v1", oracle);
+      LiveRepos.oracleUnit(repo, unit, "v1", oracle);
     }
     String first = repo.commit("three units");
-    unit(repo, "app/a", "v2", oracle);
+    LiveRepos.oracleUnit(repo, "app/a", "v2", oracle);
     String second = repo.commit("change app/a");
     Path accounts =
         Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
@@ -53,8 +52,8 @@ class ServeRestartTest {
             "--auto-approve",
             "--parallelism",
             "1");
-    ObjectNode merge = merged(11, first, base);
-    ObjectNode redelivered = merged(12, second, first);
+    ObjectNode merge = ServeProcess.merged(11, first, base);
+    ObjectNode redelivered = ServeProcess.merged(12, second, first);
 
     try (ServeProcess serve = ServeProcess.start(arguments)) {
       HttpResponse<String> merged = serve.deliver(merge, "delivery-11");
@@ -78,36 +77,8 @@ class ServeRestartTest {
     assertThat(recorded.deployments())
         .extracting(Deployment::status)
         .containsExactly(DeploymentStatus.SUCCEEDED, DeploymentStatus.SUCCEEDED);
-    Map<String, Integer> applies = new TreeMap<>();
-    Files.readAllLines(oracle).forEach(line -> applies.merge(line.strip(), 1, Integer::sum));
-    assertThat(applies)
+    assertThat(LiveRepos.oracleApplies(oracle))
         .as("each unit applied once by the first merge, app/a again by the second")
         .isEqualTo(Map.of("app/a v1", 1, "app/b v1", 1, "app/c v1", 1, "app/a v2", 1));
-  }
-
-  private static ObjectNode merged(int number, String mergeCommit, String base) {
-    ObjectNode payload = Webhooks.merged(number, mergeCommit);
-    ((ObjectNode) payload.get("pull_request").get("base")).put("sha", base);
-    return payload;
-  }
-
-  private static void unit(TestRepo repo, String unit, String version, Path oracle) {
-    repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
-        .write(
-            unit + "/main.tf",
-            "resource \"terraform_data\" \"unit\" {\n"
-                + "  triggers_replace = \""
-                + version
-                + "\"\n"
-                + "  provisioner \"local-exec\" {\n"
-                + "    command = \"sleep 1; echo "
-                + unit
-                + " "
-                + version
-                + " >> "
-                + oracle
-                + "\"\n"
-                + "  }\n"
-                + "}\n");
   }
 }
