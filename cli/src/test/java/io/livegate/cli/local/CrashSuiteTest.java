@@ -3,6 +3,7 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.cli.Livegate;
+import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -21,6 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -144,18 +146,7 @@ class CrashSuiteTest {
       Process rerun =
           Recorded.in(state).deployments().isEmpty()
               ? livegate(log, deployArguments(repo, state))
-              : livegate(
-                  log,
-                  "resume",
-                  "--runner",
-                  "terraform",
-                  "--auto-approve",
-                  "--port",
-                  "0",
-                  "--parallelism",
-                  "2",
-                  "--state-dir",
-                  state.toString());
+              : livegate(log, resumeArguments(state));
       if (killResume) {
         killResume = false;
         // Any unit's flow step: a resume need not plan at all (one killed at the last unit's
@@ -205,6 +196,100 @@ class CrashSuiteTest {
                           .mapTo(Long.class)
                           .one());
       assertThat(locks).as("no merge lock is left").isZero();
+    }
+  }
+
+  @Test
+  void aPowerCutMidReplaceAfterItsDeleteWasPersistedAppliesTheCreateOnceAndSucceeds()
+      throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path state = dir.resolve("state");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("livegate.hcl", "account \"apps\" {\n  path = \"app\"\n}\n");
+    repo.commit("accounts");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    repo.commit("a at v1");
+    Path firstLog = dir.resolve("deploy-1.log");
+    Process first = livegate(firstLog, deployArguments(repo.root(), state));
+    assertThat(first.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(first.exitValue()).as(read(firstLog)).isZero();
+    startAndEndUnit(repo, "app/a", "v2", oracle);
+    repo.commit("a at v2, which replaces its resource");
+
+    Path log = dir.resolve("deploy-2.log");
+    Process second = livegate(log, deployArguments(repo.root(), state));
+    // The create's provisioner starts once terraform has deleted the old object and persisted that.
+    awaitText(oracle, "start app/a v2", second, log);
+    PowerCut.cut(second.toHandle(), state.resolve("metadb"));
+    assertThat(read(oracle))
+        .as("the power went while the replace was creating, after its delete")
+        .contains("start app/a v2")
+        .doesNotContain("end app/a v2");
+
+    Path resumeLog = dir.resolve("resume.log");
+    Process resume = livegate(resumeLog, resumeArguments(state));
+    assertThat(resume.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(resume.exitValue()).as("resume:\n%s", read(resumeLog)).isZero();
+    assertThat(Files.readAllLines(oracle))
+        .as("the create, cut in its provisioner, is applied once more and once only")
+        .containsExactly(
+            "start app/a v1", "end app/a v1", "start app/a v2", "start app/a v2", "end app/a v2");
+    Recorded recorded = Recorded.in(state);
+    assertThat(recorded.deployments())
+        .extracting(Deployment::status)
+        .containsExactly(DeploymentStatus.SUCCEEDED, DeploymentStatus.SUCCEEDED);
+    assertThat(recorded.executions())
+        .extracting(Execution::status)
+        .containsOnly(ExecutionStatus.SUCCEEDED);
+  }
+
+  private static String[] resumeArguments(Path state) {
+    return new String[] {
+      "resume",
+      "--runner",
+      "terraform",
+      "--auto-approve",
+      "--port",
+      "0",
+      "--parallelism",
+      "2",
+      "--state-dir",
+      state.toString()
+    };
+  }
+
+  /**
+   * Writes {@code unit} as one resource at {@code version} whose create provisioner logs "start
+   * UNIT VERSION", takes a moment, then logs "end UNIT VERSION": a cut in between shows in the
+   * oracle as a start without its end.
+   */
+  private static void startAndEndUnit(TestRepo repo, String unit, String version, Path oracle) {
+    String line = unit + " " + version + " >> " + oracle;
+    repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
+        .write(
+            unit + "/main.tf",
+            "resource \"terraform_data\" \"unit\" {\n"
+                + "  triggers_replace = \""
+                + version
+                + "\"\n"
+                + "  provisioner \"local-exec\" {\n"
+                + "    command = \"echo start "
+                + line
+                + "; sleep 2; echo end "
+                + line
+                + "\"\n"
+                + "  }\n"
+                + "}\n");
+  }
+
+  /** Waits until {@code file} holds {@code text}; fails if {@code run} ends first. */
+  private static void awaitText(Path file, String text, Process run, Path log) throws Exception {
+    Instant deadline = Instant.now().plus(WAIT);
+    while (!read(file).contains(text)) {
+      if (!run.isAlive() || Instant.now().isAfter(deadline)) {
+        throw new AssertionError("never saw '" + text + "' in " + file + ":\n" + read(log));
+      }
+      Thread.sleep(10);
     }
   }
 
