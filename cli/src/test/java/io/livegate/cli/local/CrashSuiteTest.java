@@ -8,6 +8,7 @@ import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.scan.testing.TestRepo;
+import io.livegate.sql.testing.Webhooks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,14 +30,14 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code livegate deploy} stopped at seeded-random moments (kill -9, SIGINT, SIGTERM), then {@code
- * livegate resume} until it finishes (or, when the stop came before the deployment was stored, the
- * same deploy again), itself killed once in some cases. Each stop waits for the log line that marks
- * its moment, and a case fails unless its stop really hit a running livegate: a kill -9 leaves exit
- * 137, a signal the drain's "stopping" line. Every unit's resource has a provisioner that appends
- * to an oracle file outside terraform's reach, so the oracle counts how often each apply really
- * ran. After each case: the deployment succeeded, every unit was applied exactly once, and nothing
- * is left locked. The table of all cases is printed at the end.
+ * {@code livegate deploy} stopped at seeded-random moments (kill -9, SIGINT, SIGTERM, SIGHUP), then
+ * {@code livegate resume} until it finishes (or, when the stop came before the deployment was
+ * stored, the same deploy again), itself killed once in some cases. Each stop waits for the log
+ * line that marks its moment, and a case fails unless its stop really hit a running livegate: a
+ * kill -9 leaves exit 137, a signal the drain's "stopping" line. Every unit's resource has a
+ * provisioner that appends to an oracle file outside terraform's reach, so the oracle counts how
+ * often each apply really ran. After each case: the deployment succeeded, every unit was applied
+ * exactly once, and nothing is left locked. The table of all cases is printed at the end.
  */
 @Tag("crash")
 @Tag("terraform")
@@ -101,7 +102,7 @@ class CrashSuiteTest {
                   random.nextInt(400),
                   i % 5 == 4)));
     }
-    for (String signal : List.of("INT", "TERM")) {
+    for (String signal : List.of("INT", "TERM", "HUP")) {
       moments.add(Arguments.of(new Moment(signal, "] Apply", random.nextInt(10), 100, false)));
     }
     return moments.stream();
@@ -211,25 +212,26 @@ class CrashSuiteTest {
     repo.commit("a at v1");
     Path firstLog = dir.resolve("deploy-1.log");
     Process first = livegate(firstLog, deployArguments(repo.root(), state));
-    assertThat(first.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    assertThat(first.exitValue()).as(read(firstLog)).isZero();
+    ChildJvm.awaitExit(first, firstLog);
+    assertThat(first.exitValue()).as(ChildJvm.read(firstLog)).isZero();
     startAndEndUnit(repo, "app/a", "v2", oracle);
     repo.commit("a at v2, which replaces its resource");
 
     Path log = dir.resolve("deploy-2.log");
     Process second = livegate(log, deployArguments(repo.root(), state));
     // The create's provisioner starts once terraform has deleted the old object and persisted that.
-    awaitText(oracle, "start app/a v2", second, log);
+    ChildJvm.await(
+        () -> ChildJvm.read(oracle).contains("start app/a v2"), "the create's start", second, log);
     PowerCut.cut(second.toHandle(), state.resolve("metadb"));
-    assertThat(read(oracle))
+    assertThat(ChildJvm.read(oracle))
         .as("the power went while the replace was creating, after its delete")
         .contains("start app/a v2")
         .doesNotContain("end app/a v2");
 
     Path resumeLog = dir.resolve("resume.log");
     Process resume = livegate(resumeLog, resumeArguments(state));
-    assertThat(resume.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    assertThat(resume.exitValue()).as("resume:\n%s", read(resumeLog)).isZero();
+    ChildJvm.awaitExit(resume, resumeLog);
+    assertThat(resume.exitValue()).as("resume:\n%s", ChildJvm.read(resumeLog)).isZero();
     assertThat(Files.readAllLines(oracle))
         .as("the create, cut in its provisioner, is applied once more and once only")
         .containsExactly(
@@ -239,6 +241,54 @@ class CrashSuiteTest {
         .extracting(Deployment::status)
         .containsExactly(DeploymentStatus.SUCCEEDED, DeploymentStatus.SUCCEEDED);
     assertThat(recorded.executions())
+        .extracting(Execution::status)
+        .containsOnly(ExecutionStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aServeStoppedBySigtermMidApplyLetsTheApplyFinishAndItsRestartRepeatsNothing()
+      throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path state = dir.resolve("state");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    String empty = repo.commit("empty");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    startAndEndUnit(repo, "app/b", "v1", oracle);
+    String merge = repo.commit("a and b");
+    Path accounts =
+        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
+    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
+    List<String> arguments =
+        ServeProcess.arguments(
+            repo.root(),
+            accounts,
+            secret,
+            state,
+            "--auto-approve",
+            "--parallelism",
+            "1",
+            "--grace-period",
+            "PT60S");
+
+    try (ServeProcess serve = ServeProcess.start(arguments)) {
+      serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
+      serve.await(() -> ChildJvm.read(oracle).contains("start app/a v1"), "a's apply");
+      int exit = serve.signalAndAwaitExit("TERM");
+      assertThat(ChildJvm.read(oracle))
+          .as("the signal came mid-apply, and the apply finished within the grace period")
+          .contains("start app/a v1", "end app/a v1")
+          .doesNotContain("app/b");
+      assertThat(exit).as(serve.log()).isZero();
+      assertThat(serve.log()).contains("SIGTERM: stopping").doesNotContain("failed");
+    }
+    try (ServeProcess restarted = ServeProcess.start(arguments)) {
+      restarted.awaitLine(merge + ": success (deployment");
+    }
+
+    assertThat(Files.readAllLines(oracle))
+        .as("each apply ran once; the restart repeated nothing")
+        .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
+    assertThat(Recorded.in(state).executions())
         .extracting(Execution::status)
         .containsOnly(ExecutionStatus.SUCCEEDED);
   }
@@ -280,17 +330,6 @@ class CrashSuiteTest {
                 + "\"\n"
                 + "  }\n"
                 + "}\n");
-  }
-
-  /** Waits until {@code file} holds {@code text}; fails if {@code run} ends first. */
-  private static void awaitText(Path file, String text, Process run, Path log) throws Exception {
-    Instant deadline = Instant.now().plus(WAIT);
-    while (!read(file).contains(text)) {
-      if (!run.isAlive() || Instant.now().isAfter(deadline)) {
-        throw new AssertionError("never saw '" + text + "' in " + file + ":\n" + read(log));
-      }
-      Thread.sleep(10);
-    }
   }
 
   private static String[] deployArguments(Path repo, Path state) {
@@ -338,7 +377,10 @@ class CrashSuiteTest {
       ChildJvm.awaitExit(run, log);
       assertThat(ChildJvm.read(log))
           .as("the run was still going when SIG%s came, and its drain heard it", moment.signal())
-          .contains(moment.signal().equals("INT") ? "Ctrl-C: stopping" : "SIGTERM: stopping");
+          .contains(
+              moment.signal().equals("INT")
+                  ? "Ctrl-C: stopping"
+                  : "SIG" + moment.signal() + ": stopping");
       if (run.exitValue() != 0) {
         assertThat(ChildJvm.read(log))
             .contains("To finish deployment 1, run:\n  livegate resume --state-dir ");

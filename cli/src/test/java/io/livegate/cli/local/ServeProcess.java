@@ -162,6 +162,16 @@ final class ServeProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Sends {@code signal} (e.g. TERM) to serve and waits until it exits ({@link #await}: bounded by
+   * silence, not time); its exit code.
+   */
+  int signalAndAwaitExit(String signal) throws Exception {
+    new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
+    await(() -> !process.isAlive(), "its exit after SIG" + signal);
+    return process.waitFor();
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }

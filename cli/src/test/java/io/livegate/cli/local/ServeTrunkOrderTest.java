@@ -9,7 +9,6 @@ import io.livegate.sql.testing.Webhooks;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("terraform")
 class ServeTrunkOrderTest {
-  private static final Duration WAIT = Duration.ofMinutes(3);
 
   @TempDir Path dir;
 
@@ -47,11 +45,11 @@ class ServeTrunkOrderTest {
     String log;
     try (ServeProcess serve = ServeProcess.start(arguments())) {
       deliver(serve, 10, first, empty);
-      serve.awaitLine(first + ": success (deployment", WAIT);
+      serve.awaitLine(first + ": success (deployment");
       deliver(serve, 12, third, second);
-      serve.awaitLine(third + ": success (deployment", WAIT);
+      serve.awaitLine(third + ": success (deployment");
       deliver(serve, 11, second, first);
-      serve.awaitLine(second + ": success (deployment", WAIT);
+      serve.awaitLine(second + ": success (deployment");
       log = serve.log();
     }
 
@@ -93,9 +91,9 @@ class ServeTrunkOrderTest {
 
     try (ServeProcess serve = ServeProcess.start(arguments())) {
       deliver(serve, 10, first, empty);
-      serve.awaitLine(first + ": success (deployment", WAIT);
+      serve.awaitLine(first + ": success (deployment");
       deliver(serve, 12, third, second);
-      serve.awaitLine(third + ": success (deployment", WAIT);
+      serve.awaitLine(third + ": success (deployment");
       assertThat(serve.log())
           .as("the gap is shown")
           .contains("catching up trunk commits whose merges were not delivered (yet): " + second);

@@ -68,7 +68,8 @@ class TrunkOrderTest {
 
   @Test
   void aMergeGivenByHandAndADriftReconcileDeployWhatTheyName() {
-    MergedPullRequest byHand = new MergedPullRequest("acme/live", 0, "main", "main", "c0", "c2");
+    MergedPullRequest byHand =
+        MergedPullRequest.withExactBase("acme/live", 0, "main", "main", "c0", "c2");
     MergedPullRequest reconcile = MergedPullRequest.reconcile("acme/live", "main", "c2", "run-1");
 
     assertThat(TrunkOrder.of(byHand, deployed(7, "c4"), "c0", HISTORY))
@@ -79,7 +80,7 @@ class TrunkOrderTest {
 
   /** Merge {@code commit} as GitHub reports it: one commit, squashed. */
   private static MergedPullRequest merge(String commit) {
-    return new MergedPullRequest("acme/live", 1, "main", "feature", "c0", commit, "head", 1);
+    return MergedPullRequest.fromGitHub("acme/live", 1, "main", "feature", "c0", commit, "head", 1);
   }
 
   private static Optional<Deployment> deployed(long id, String head) {
@@ -87,7 +88,7 @@ class TrunkOrderTest {
     return Optional.of(
         new Deployment(
             id,
-            new MergedPullRequest("acme/live", 9, "main", "feature", "c0", head, "head", 1),
+            MergedPullRequest.fromGitHub("acme/live", 9, "main", "feature", "c0", head, "head", 1),
             DeploymentStatus.SUCCEEDED,
             id,
             true,

@@ -131,7 +131,8 @@ class TrunkOrderOnTheMetadbTest {
 
   /** Pull request {@code number}, squashed into {@code commit} on top of {@code base}. */
   private static MergedPullRequest merge(int number, String commit, String base) {
-    return new MergedPullRequest(REPOSITORY, number, "main", "feature", base, commit, null, 1);
+    return MergedPullRequest.fromGitHub(
+        REPOSITORY, number, "main", "feature", base, commit, null, 1);
   }
 
   private static void unit(TestRepo repo, String unit, String version) {
