@@ -8,7 +8,6 @@ import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.scan.testing.TestRepo;
-import io.livegate.sql.testing.Webhooks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -255,14 +254,10 @@ class CrashSuiteTest {
     startAndEndUnit(repo, "app/a", "v1", oracle);
     startAndEndUnit(repo, "app/b", "v1", oracle);
     String merge = repo.commit("a and b");
-    Path accounts =
-        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
-    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
     List<String> arguments =
-        ServeProcess.arguments(
+        ServeProcess.oneAccount(
+            dir,
             repo.root(),
-            accounts,
-            secret,
             state,
             "--auto-approve",
             "--parallelism",

@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,6 +84,18 @@ final class ServeProcess implements AutoCloseable {
                 state.toString()));
     arguments.addAll(List.of(more));
     return arguments;
+  }
+
+  /**
+   * {@link #arguments} for the repository at {@code repo} as one account, with the accounts file
+   * and the webhook secret written into {@code dir}.
+   */
+  static List<String> oneAccount(Path dir, Path repo, Path state, String... more)
+      throws IOException {
+    Path accounts =
+        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
+    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
+    return arguments(repo, accounts, secret, state, more);
   }
 
   /** Starts serve with {@code arguments} and waits until it serves its webhook. */

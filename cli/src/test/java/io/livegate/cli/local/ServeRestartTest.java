@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.scan.testing.TestRepo;
-import io.livegate.sql.testing.Webhooks;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -40,18 +38,9 @@ class ServeRestartTest {
     String first = repo.commit("three units");
     LiveRepos.oracleUnit(repo, "app/a", "v2", oracle);
     String second = repo.commit("change app/a");
-    Path accounts =
-        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
-    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
     List<String> arguments =
-        ServeProcess.arguments(
-            repo.root(),
-            accounts,
-            secret,
-            dir.resolve("state"),
-            "--auto-approve",
-            "--parallelism",
-            "1");
+        ServeProcess.oneAccount(
+            dir, repo.root(), dir.resolve("state"), "--auto-approve", "--parallelism", "1");
     ObjectNode merge = ServeProcess.merged(11, first, base);
     ObjectNode redelivered = ServeProcess.merged(12, second, first);
 

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.scan.testing.TestRepo;
-import io.livegate.sql.testing.Webhooks;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -105,17 +103,8 @@ class ServeTrunkOrderTest {
   }
 
   private List<String> arguments() throws Exception {
-    Path accounts =
-        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
-    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
-    return ServeProcess.arguments(
-        dir.resolve("live"),
-        accounts,
-        secret,
-        dir.resolve("state"),
-        "--auto-approve",
-        "--parallelism",
-        "1");
+    return ServeProcess.oneAccount(
+        dir, dir.resolve("live"), dir.resolve("state"), "--auto-approve", "--parallelism", "1");
   }
 
   private static void deliver(ServeProcess serve, int number, String merge, String base)
