@@ -23,12 +23,12 @@ import java.util.function.Function;
  * create-deploy-stack, in both runtimes: checks out the merge commit, scans the change set from the
  * last deployed commit, or the trunk's head just before the merge ({@link TrunkBeforeMerge}) when
  * there is none ({@link TrunkOrder}: a merge whose delivery came late, after a later merge's range
- * deployed it, is recorded as covered and deploys nothing), stores it as the merge's
- * deployment's executions in one transaction, and tells the runtime (the trigger on AWS, the local
- * pipeline's worker). The merge is queued first (the webhook receiver queued it already, in merge
- * order; queuing is idempotent), so a failure has a deployment to report against: nothing of the
- * stack is stored, a failed status is posted, and the trigger fails the deployment and passes the
- * lock on, so the next merge is not blocked by a scan that cannot succeed.
+ * deployed it, is recorded as covered and deploys nothing), stores it as the merge's deployment's
+ * executions in one transaction, and tells the runtime (the trigger on AWS, the local pipeline's
+ * worker). The merge is queued first (the webhook receiver queued it already, in merge order;
+ * queuing is idempotent), so a failure has a deployment to report against: nothing of the stack is
+ * stored, a failed status is posted, and the trigger fails the deployment and passes the lock on,
+ * so the next merge is not blocked by a scan that cannot succeed.
  */
 public final class CreateDeployStack {
   /** What the runtime hears: the trigger Lambda on AWS, the engine directly locally. */
@@ -121,7 +121,10 @@ public final class CreateDeployStack {
           scanning
               .scan()
               .apply(
-                  ScanCommand.builder(root, scanning.accounts()).base(span.base()).head(sha).build());
+                  ScanCommand.builder(root, scanning.accounts())
+                      .base(span.base())
+                      .head(sha)
+                      .build());
       CreateDeployment.Result result =
           create.create(
               new CreateDeploymentCommand(merge, stack, scanning.accounts(), scanning.runner()));
