@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -153,6 +152,7 @@ final class ServeCli implements Callable<Integer> {
                             "livegate serve needs the webhook secret: --webhook-secret-file or LIVEGATE_WEBHOOK_SECRET")));
     Optional<String> token = secret(githubTokenFile, environment.get("LIVEGATE_GITHUB_TOKEN"));
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      wiring.drainOnSignals(local.gracePeriod, line -> log(out, line));
       VoteServer server =
           wiring.server(address(listen), local.port, Optional.ofNullable(publicUrl));
       LocalPipeline.Settings settings =
@@ -204,9 +204,12 @@ final class ServeCli implements Callable<Integer> {
         }
         pipeline.resume(served);
         log(out, "serving " + served + ": POST " + server.baseUrl() + "/webhook");
-        new CountDownLatch(1).await();
+        wiring.awaitStopSignal();
       }
     }
+    // Stopped by a signal: the running deployment's flows stopped where they are recorded, and the
+    // next serve resumes it; that is no failure.
+    log(out, "stopped; the next livegate serve resumes what is unfinished");
     return 0;
   }
 

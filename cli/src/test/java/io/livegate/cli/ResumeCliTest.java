@@ -69,6 +69,9 @@ class ResumeCliTest {
               .create(
                   SyntheticDeployments.command(1, SyntheticDeployments.accounts(1), List.of())
                       .pullRequest(),
+                  SyntheticDeployments.command(1, SyntheticDeployments.accounts(1), List.of())
+                      .stack()
+                      .base(),
                   List.of(),
                   Map.of(),
                   Instant.now())

@@ -3,6 +3,7 @@ package io.livegate.process;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.flow.ApprovedContinuation;
 import io.livegate.core.flow.PlanJson;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
@@ -243,8 +244,9 @@ public final class TerraRun implements UnitRunner {
    * Finishes an apply that livegate's death (or its task's) interrupted: the unit is planned again
    * at the same commit with the apply role, the role of the step being finished (on AWS the apply
    * task may assume no other). No changes left: the interrupted apply had finished. Changes left
-   * that the voters approved (the same addresses with the same actions, nothing new): they are
-   * applied without a new vote. Anything else fails, and nothing more is applied.
+   * that the voters approved, or the rest of one as terraform continues it (a replace whose delete
+   * is done continues with its create; {@link ApprovedContinuation}): they are applied without a
+   * new vote. Anything else fails, and nothing more is applied.
    */
   @Override
   public Step<Resumed> finishInterruptedApply(Execution execution, Set<String> newProviders) {
@@ -299,8 +301,7 @@ public final class TerraRun implements UnitRunner {
               "the interrupted apply had finished; not applied again" + String.join("", released)),
           null);
     }
-    List<String> unapproved =
-        left.changes().stream().filter(change -> !approved.contains(change)).toList();
+    List<String> unapproved = ApprovedContinuation.unapproved(approved, left.changes());
     if (!unapproved.isEmpty()) {
       return Step.failed(
           "the interrupted apply left changes the voters did not approve ("

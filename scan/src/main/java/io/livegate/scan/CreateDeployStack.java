@@ -9,6 +9,7 @@ import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.StatusTexts;
+import io.livegate.core.deploy.TrunkOrder;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.scan.repo.Checkout;
@@ -20,12 +21,14 @@ import java.util.function.Function;
 
 /**
  * create-deploy-stack, in both runtimes: checks out the merge commit, scans the change set from the
- * trunk's head just before the merge ({@link TrunkBeforeMerge}), stores it as the merge's
- * deployment's executions in one transaction, and tells the runtime (the trigger on AWS, the local
- * pipeline's worker). The merge is queued first (the webhook receiver queued it already, in merge
- * order; queuing is idempotent), so a failure has a deployment to report against: nothing of the
- * stack is stored, a failed status is posted, and the trigger fails the deployment and passes the
- * lock on, so the next merge is not blocked by a scan that cannot succeed.
+ * last deployed commit, or the trunk's head just before the merge ({@link TrunkBeforeMerge}) when
+ * there is none ({@link TrunkOrder}: a merge whose delivery came late, after a later merge's range
+ * deployed it, is recorded as covered and deploys nothing), stores it as the merge's deployment's
+ * executions in one transaction, and tells the runtime (the trigger on AWS, the local pipeline's
+ * worker). The merge is queued first (the webhook receiver queued it already, in merge order;
+ * queuing is idempotent), so a failure has a deployment to report against: nothing of the stack is
+ * stored, a failed status is posted, and the trigger fails the deployment and passes the lock on,
+ * so the next merge is not blocked by a scan that cannot succeed.
  */
 public final class CreateDeployStack {
   /** What the runtime hears: the trigger Lambda on AWS, the engine directly locally. */
@@ -95,19 +98,33 @@ public final class CreateDeployStack {
     }
     try {
       Path root = scanning.checkout().at(scanning.workspace(), sha);
-      String base;
+      TrunkOrder.Range range;
       try (GitRepo repo = GitRepo.open(root)) {
-        base =
+        String trunkBefore =
             TrunkBeforeMerge.of(
                 repo,
                 merge,
                 head ->
                     scanning.checkout().fetch(root, head, "refs/pull/" + merge.number() + "/head"));
+        range =
+            TrunkOrder.of(
+                merge,
+                deployments.lastDeployed(merge.repository(), queued.id()),
+                trunkBefore,
+                repo::firstParentsBetween);
       }
+      if (range instanceof TrunkOrder.Covered covered) {
+        return covered(queued.id(), merge, covered);
+      }
+      TrunkOrder.Span span = (TrunkOrder.Span) range;
       DeployStack stack =
           scanning
               .scan()
-              .apply(ScanCommand.builder(root, scanning.accounts()).base(base).head(sha).build());
+              .apply(
+                  ScanCommand.builder(root, scanning.accounts())
+                      .base(span.base())
+                      .head(sha)
+                      .build());
       CreateDeployment.Result result =
           create.create(
               new CreateDeploymentCommand(merge, stack, scanning.accounts(), scanning.runner()));
@@ -117,7 +134,15 @@ public final class CreateDeployStack {
           .started()
           .filter(started -> started.id() != id)
           .ifPresent(started -> reporting.events().deploymentCreated(started.id()));
-      String description = "deployment " + id + ": " + stack.executions().size() + " units";
+      String description =
+          "deployment "
+              + id
+              + ": "
+              + stack.executions().size()
+              + " units"
+              + (span.caughtUp().isEmpty()
+                  ? ""
+                  : ", with " + span.caughtUp().size() + " earlier trunk commits not deployed yet");
       reporting
           .statuses()
           .publish(
@@ -127,6 +152,22 @@ public final class CreateDeployStack {
               CommitStatusPublisher.State.PENDING,
               description,
               reporting.logUrl());
+      if (!span.caughtUp().isEmpty()) {
+        reporting
+            .progress()
+            .progress(
+                "deployment "
+                    + id
+                    + " deploys "
+                    + span.base()
+                    + ".."
+                    + sha
+                    + ", catching up trunk commits whose merges were not delivered (yet): "
+                    + String.join(", ", span.caughtUp()));
+      }
+      if (!span.note().isEmpty()) {
+        reporting.progress().progress("deployment " + id + ": " + span.note());
+      }
       reporting.progress().progress(description);
       return 0;
     } catch (RuntimeException e) {
@@ -134,6 +175,34 @@ public final class CreateDeployStack {
       reporting.events().scanFailed(queued.id(), why);
       return failed(merge, why);
     }
+  }
+
+  /**
+   * The merge was deployed already by a later merge's range (its delivery came late): it is stored
+   * with nothing to deploy, so the runtime finishes it and hands the lock on, and its older code
+   * never overwrites what came after it.
+   */
+  private int covered(long id, MergedPullRequest merge, TrunkOrder.Covered covered) {
+    deployments.cover(id, covered.deployment());
+    reporting.events().deploymentCreated(id);
+    String description =
+        "deployment "
+            + id
+            + ": covered by deployment "
+            + covered.deployment()
+            + ", which deployed the trunk up to "
+            + covered.deployedHead();
+    reporting
+        .statuses()
+        .publish(
+            merge.repository(),
+            merge.mergeCommit(),
+            StatusTexts.DEPLOY,
+            CommitStatusPublisher.State.PENDING,
+            description,
+            reporting.logUrl());
+    reporting.progress().progress(description);
+    return 0;
   }
 
   private int failed(MergedPullRequest merge, String why) {

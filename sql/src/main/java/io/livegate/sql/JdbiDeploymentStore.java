@@ -27,7 +27,8 @@ public final class JdbiDeploymentStore implements DeploymentStore {
   private static final String COLUMNS =
       "id, repository, pr_number, base_ref, head_ref, base_commit, merge_commit, head_commit,"
           + " commits, drift_run,"
-          + " status, queue_position, stack_stored, created_at, started_at, finished_at";
+          + " status, queue_position, stack_stored, created_at, started_at, finished_at, range_base,"
+          + " covered_by";
 
   private final LazyJdbi jdbi;
 
@@ -47,6 +48,7 @@ public final class JdbiDeploymentStore implements DeploymentStore {
   @Override
   public Created create(
       MergedPullRequest pr,
+      String rangeBase,
       List<ExecutionSpec> executions,
       Map<String, List<String>> accountDependencies,
       Instant now) {
@@ -66,6 +68,11 @@ public final class JdbiDeploymentStore implements DeploymentStore {
               return row;
             }
           }
+          handle
+              .createUpdate("UPDATE deployments SET range_base = :base WHERE id = :id")
+              .bind("base", rangeBase)
+              .bind("id", id)
+              .execute();
           insertExecutions(handle, id, executions, now);
           PreparedBatch accounts =
               handle.prepareBatch(
@@ -198,6 +205,37 @@ public final class JdbiDeploymentStore implements DeploymentStore {
     if (edges.size() > 0) {
       edges.execute();
     }
+  }
+
+  @Override
+  public boolean cover(long id, long coveredBy) {
+    return jdbi.withHandle(
+            handle ->
+                handle
+                    .createUpdate(
+                        "UPDATE deployments SET stack_stored = true, covered_by = :by,"
+                            + " range_base = merge_commit WHERE id = :id AND NOT stack_stored")
+                    .bind("id", id)
+                    .bind("by", coveredBy)
+                    .execute())
+        == 1;
+  }
+
+  @Override
+  public Optional<Deployment> lastDeployed(String repository, long excluding) {
+    return jdbi.withHandle(
+        handle ->
+            handle
+                .createQuery(
+                    "SELECT "
+                        + COLUMNS
+                        + " FROM deployments WHERE repository = :repository AND id <> :excluding"
+                        + " AND stack_stored AND started_at IS NOT NULL AND drift_run IS NULL"
+                        + " AND covered_by IS NULL ORDER BY started_at DESC, id DESC LIMIT 1")
+                .bind("repository", repository)
+                .bind("excluding", excluding)
+                .map((rs, ctx) -> deployment(rs))
+                .findOne());
   }
 
   @Override
@@ -360,6 +398,8 @@ public final class JdbiDeploymentStore implements DeploymentStore {
         rs.getBoolean("stack_stored"),
         ExecutionRows.instant(rs.getTimestamp("created_at")),
         ExecutionRows.instant(rs.getTimestamp("started_at")),
-        ExecutionRows.instant(rs.getTimestamp("finished_at")));
+        ExecutionRows.instant(rs.getTimestamp("finished_at")),
+        rs.getString("range_base"),
+        rs.getObject("covered_by", Long.class));
   }
 }

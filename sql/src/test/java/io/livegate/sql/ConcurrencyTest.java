@@ -173,10 +173,21 @@ class ConcurrencyTest {
       @Override
       public Created create(
           MergedPullRequest pullRequest,
+          String rangeBase,
           List<ExecutionSpec> executions,
           Map<String, List<String>> accountDependencies,
           Instant now) {
-        return store.create(pullRequest, executions, accountDependencies, now);
+        return store.create(pullRequest, rangeBase, executions, accountDependencies, now);
+      }
+
+      @Override
+      public boolean cover(long id, long coveredBy) {
+        return store.cover(id, coveredBy);
+      }
+
+      @Override
+      public Optional<Deployment> lastDeployed(String repository, long excluding) {
+        return store.lastDeployed(repository, excluding);
       }
 
       @Override

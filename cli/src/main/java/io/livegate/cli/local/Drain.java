@@ -2,6 +2,7 @@ package io.livegate.cli.local;
 
 import io.livegate.process.ProcessCommandRunner;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -11,11 +12,12 @@ import java.util.function.Consumer;
 import sun.misc.Signal;
 
 /**
- * A graceful stop on Ctrl-C or SIGTERM. The first signal stops releasing work: each flow stops
- * before its next step, and running terraform processes (which run in sessions of their own, out of
- * the terminal's reach) may finish within a grace period; after it, each gets one SIGINT, the way
- * terraform expects to be interrupted. A second signal interrupts them at once. What finished is
- * recorded; what did not stays at its recorded step for {@code livegate resume}.
+ * A graceful stop on Ctrl-C, SIGTERM or SIGHUP (a closed terminal, a dropped ssh session). The
+ * first signal stops releasing work: each flow stops before its next step, and running terraform
+ * processes (which run in sessions of their own, out of the terminal's reach) may finish within a
+ * grace period; after it, each gets one SIGINT, the way terraform expects to be interrupted. A
+ * second signal interrupts them at once. What finished is recorded; what did not stays at its
+ * recorded step for {@code livegate resume}.
  *
  * <p>The handlers replace the JVM's, which would start the shutdown hooks, closing the metadb under
  * the running flows. The JDK has no public API for that; {@code sun.misc.Signal} is the supported
@@ -27,6 +29,7 @@ public final class Drain {
   private final Consumer<String> log;
   private final AtomicInteger signals = new AtomicInteger();
   private final AtomicBoolean interrupted = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
           runnable -> {
@@ -45,15 +48,22 @@ public final class Drain {
     this.log = log;
   }
 
-  /** Handles SIGINT and SIGTERM with this drain from now on. */
+  /** Handles SIGINT, SIGTERM and SIGHUP with this drain from now on. */
   public void install() {
     Signal.handle(new Signal("INT"), signal -> signalled("Ctrl-C"));
     Signal.handle(new Signal("TERM"), signal -> signalled("SIGTERM"));
+    Signal.handle(new Signal("HUP"), signal -> signalled("SIGHUP"));
+  }
+
+  /** Waits for the first signal: what a command that runs until stopped ({@code serve}) does. */
+  public void awaitSignal() throws InterruptedException {
+    stopped.await();
   }
 
   /** What a signal does; the first one drains, the next interrupts. */
   public void signalled(String what) {
     if (signals.incrementAndGet() == 1) {
+      stopped.countDown();
       log.accept(
           what
               + ": stopping. Units stop before their next step; running terraform processes may"

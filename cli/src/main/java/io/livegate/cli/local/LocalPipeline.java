@@ -127,7 +127,8 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
   }
 
   private void submit(Deployment deployment) {
-    if (submitted.add(deployment.id())) {
+    // Stopping: the deployment keeps the lock, and the next serve resumes it.
+    if (!wiring.draining() && submitted.add(deployment.id())) {
       worker.submit(() -> run(deployment.id()));
     }
   }
@@ -207,12 +208,21 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
         clock);
   }
 
+  /**
+   * Lets the running deployment stop: after a signal its flows stop before their next step and its
+   * running terraform finishes within the grace period (or is interrupted), so what is recorded is
+   * what happened and the next serve resumes the rest. Without a signal (serve failed to start) the
+   * worker has nothing running and ends at once.
+   */
   @Override
   public void close() {
-    worker.shutdownNow();
+    worker.shutdown();
     try {
-      worker.awaitTermination(30, TimeUnit.SECONDS);
+      while (!worker.awaitTermination(10, TimeUnit.SECONDS)) {
+        log.accept("stopping: waiting for the running deployment's flows to stop");
+      }
     } catch (InterruptedException e) {
+      worker.shutdownNow();
       Thread.currentThread().interrupt();
     }
   }

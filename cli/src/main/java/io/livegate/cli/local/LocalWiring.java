@@ -13,6 +13,7 @@ import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
+import io.livegate.core.runner.Shutdown;
 import io.livegate.core.unit.PlanStore;
 import io.livegate.core.unit.UnitStep;
 import io.livegate.core.vote.CastVote;
@@ -58,7 +59,7 @@ public final class LocalWiring implements AutoCloseable {
   private final AtomicLong currentDeployment = new AtomicLong();
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
-  private final Thread shutdownHook = new Thread(this::close, "livegate-shutdown");
+  private final Runnable atShutdown = this::close;
   private final StateDirectoryLock lock;
 
   /**
@@ -76,11 +77,12 @@ public final class LocalWiring implements AutoCloseable {
   private VoteServer server;
 
   public LocalWiring(Path stateDirectory) {
-    this.state = StateDirectory.at(stateDirectory);
-    this.lock = StateDirectoryLock.take(state.root());
-    this.sandbox = sandbox(state.root());
-    this.logs = new FileExecutionLogs(state.logs());
+    // The lock first: a second run must not walk a directory that the holder is writing in.
+    this.lock = StateDirectoryLock.take(StateDirectory.create(stateDirectory));
     try {
+      this.state = StateDirectory.at(stateDirectory);
+      this.sandbox = sandbox(state.root());
+      this.logs = new FileExecutionLogs(state.logs());
       this.metadb = LocalMetadb.start(state.metadb());
     } catch (RuntimeException e) {
       lock.close();
@@ -100,9 +102,10 @@ public final class LocalWiring implements AutoCloseable {
     this.startNext = engine.startNext();
     this.create = engine.create();
     this.castVote = engine.castVote();
-    // Ctrl-C: stop the web server and shut the metadb down cleanly; every flow step is already
-    // recorded, so livegate resume continues from there.
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
+    // A JVM exit that this command did not reach itself (a signal no Drain handles): stop the web
+    // server and shut the metadb down cleanly before the temporary files go; every flow step is
+    // already recorded, so livegate resume continues from there.
+    Shutdown.closing(atShutdown);
   }
 
   /**
@@ -278,12 +281,25 @@ public final class LocalWiring implements AutoCloseable {
   }
 
   /**
-   * From now on, Ctrl-C and SIGTERM stop the executors this wiring builds gracefully ({@link
-   * Drain}), telling {@code log}.
+   * From now on, Ctrl-C, SIGTERM and SIGHUP stop the executors this wiring builds gracefully
+   * ({@link Drain}), telling {@code log}.
    */
   public void drainOnSignals(Duration grace, Consumer<String> log) {
     drain = new Drain(processes, grace, log);
     drain.install();
+  }
+
+  /** Whether a signal asked this command to stop: no new deployment is taken on. */
+  public boolean draining() {
+    return drain.draining();
+  }
+
+  /**
+   * Waits until a signal asks this command to stop ({@link #drainOnSignals} installed its
+   * handlers).
+   */
+  public void awaitStopSignal() throws InterruptedException {
+    drain.awaitSignal();
   }
 
   /** Which deployment the status page shows. */
@@ -296,9 +312,7 @@ public final class LocalWiring implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    if (Thread.currentThread() != shutdownHook) {
-      Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    }
+    Shutdown.cancel(atShutdown);
     try {
       if (server != null) {
         server.close();

@@ -19,10 +19,26 @@ public final class StateDirectory {
     this.root = root;
   }
 
-  public static StateDirectory at(Path root) {
+  /**
+   * The state directory {@code root}, made if missing, and nothing in it touched: where its lock
+   * ({@link StateDirectoryLock}) is taken before {@link #at} makes the rest and restricts modes,
+   * since another run may be writing and deleting files in it.
+   */
+  public static Path create(Path root) {
     try {
       Path absolute = root.toAbsolutePath().normalize();
       Files.createDirectories(absolute);
+      return absolute;
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot use " + root + " as the state directory: " + e.getMessage(), e);
+    }
+  }
+
+  /** The state directory {@code root}, made and restricted; its lock is taken already. */
+  public static StateDirectory at(Path root) {
+    try {
+      Path absolute = create(root);
       for (String dir : new String[] {"metadb", "plans", "outbox"}) {
         Files.createDirectories(absolute.resolve(dir));
       }

@@ -3,6 +3,7 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.cli.Livegate;
+import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -21,20 +22,21 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code livegate deploy} stopped at seeded-random moments (kill -9, SIGINT, SIGTERM), then {@code
- * livegate resume} until it finishes (or, when the stop came before the deployment was stored, the
- * same deploy again), itself killed once in some cases. Each stop waits for the log line that marks
- * its moment, and a case fails unless its stop really hit a running livegate: a kill -9 leaves exit
- * 137, a signal the drain's "stopping" line. Every unit's resource has a provisioner that appends
- * to an oracle file outside terraform's reach, so the oracle counts how often each apply really
- * ran. After each case: the deployment succeeded, every unit was applied exactly once, and nothing
- * is left locked. The table of all cases is printed at the end.
+ * {@code livegate deploy} stopped at seeded-random moments (kill -9, SIGINT, SIGTERM, SIGHUP), then
+ * {@code livegate resume} until it finishes (or, when the stop came before the deployment was
+ * stored, the same deploy again), itself killed once in some cases. Each stop waits for the log
+ * line that marks its moment, and a case fails unless its stop really hit a running livegate: a
+ * kill -9 leaves exit 137, a signal the drain's "stopping" line. Every unit's resource has a
+ * provisioner that appends to an oracle file outside terraform's reach, so the oracle counts how
+ * often each apply really ran. After each case: the deployment succeeded, every unit was applied
+ * exactly once, and nothing is left locked. The table of all cases is printed at the end.
  */
 @Tag("crash")
 @Tag("terraform")
@@ -99,7 +101,7 @@ class CrashSuiteTest {
                   random.nextInt(400),
                   i % 5 == 4)));
     }
-    for (String signal : List.of("INT", "TERM")) {
+    for (String signal : List.of("INT", "TERM", "HUP")) {
       moments.add(Arguments.of(new Moment(signal, "] Apply", random.nextInt(10), 100, false)));
     }
     return moments.stream();
@@ -144,18 +146,7 @@ class CrashSuiteTest {
       Process rerun =
           Recorded.in(state).deployments().isEmpty()
               ? livegate(log, deployArguments(repo, state))
-              : livegate(
-                  log,
-                  "resume",
-                  "--runner",
-                  "terraform",
-                  "--auto-approve",
-                  "--port",
-                  "0",
-                  "--parallelism",
-                  "2",
-                  "--state-dir",
-                  state.toString());
+              : livegate(log, resumeArguments(state));
       if (killResume) {
         killResume = false;
         // Any unit's flow step: a resume need not plan at all (one killed at the last unit's
@@ -208,6 +199,134 @@ class CrashSuiteTest {
     }
   }
 
+  @Test
+  void aPowerCutMidReplaceAfterItsDeleteWasPersistedAppliesTheCreateOnceAndSucceeds()
+      throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path state = dir.resolve("state");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("livegate.hcl", "account \"apps\" {\n  path = \"app\"\n}\n");
+    repo.commit("accounts");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    repo.commit("a at v1");
+    Path firstLog = dir.resolve("deploy-1.log");
+    Process first = livegate(firstLog, deployArguments(repo.root(), state));
+    ChildJvm.awaitExit(first, firstLog);
+    assertThat(first.exitValue()).as(ChildJvm.read(firstLog)).isZero();
+    startAndEndUnit(repo, "app/a", "v2", oracle);
+    repo.commit("a at v2, which replaces its resource");
+
+    Path log = dir.resolve("deploy-2.log");
+    Process second = livegate(log, deployArguments(repo.root(), state));
+    // The create's provisioner starts once terraform has deleted the old object and persisted that.
+    ChildJvm.await(
+        () -> ChildJvm.read(oracle).contains("start app/a v2"), "the create's start", second, log);
+    PowerCut.cut(second.toHandle(), state.resolve("metadb"));
+    assertThat(ChildJvm.read(oracle))
+        .as("the power went while the replace was creating, after its delete")
+        .contains("start app/a v2")
+        .doesNotContain("end app/a v2");
+
+    Path resumeLog = dir.resolve("resume.log");
+    Process resume = livegate(resumeLog, resumeArguments(state));
+    ChildJvm.awaitExit(resume, resumeLog);
+    assertThat(resume.exitValue()).as("resume:\n%s", ChildJvm.read(resumeLog)).isZero();
+    assertThat(Files.readAllLines(oracle))
+        .as("the create, cut in its provisioner, is applied once more and once only")
+        .containsExactly(
+            "start app/a v1", "end app/a v1", "start app/a v2", "start app/a v2", "end app/a v2");
+    Recorded recorded = Recorded.in(state);
+    assertThat(recorded.deployments())
+        .extracting(Deployment::status)
+        .containsExactly(DeploymentStatus.SUCCEEDED, DeploymentStatus.SUCCEEDED);
+    assertThat(recorded.executions())
+        .extracting(Execution::status)
+        .containsOnly(ExecutionStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aServeStoppedBySigtermMidApplyLetsTheApplyFinishAndItsRestartRepeatsNothing()
+      throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path state = dir.resolve("state");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    String empty = repo.commit("empty");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    startAndEndUnit(repo, "app/b", "v1", oracle);
+    String merge = repo.commit("a and b");
+    List<String> arguments =
+        ServeProcess.oneAccount(
+            dir,
+            repo.root(),
+            state,
+            "--auto-approve",
+            "--parallelism",
+            "1",
+            "--grace-period",
+            "PT60S");
+
+    try (ServeProcess serve = ServeProcess.start(arguments)) {
+      serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
+      serve.await(() -> ChildJvm.read(oracle).contains("start app/a v1"), "a's apply");
+      int exit = serve.signalAndAwaitExit("TERM");
+      assertThat(ChildJvm.read(oracle))
+          .as("the signal came mid-apply, and the apply finished within the grace period")
+          .contains("start app/a v1", "end app/a v1")
+          .doesNotContain("app/b");
+      assertThat(exit).as(serve.log()).isZero();
+      assertThat(serve.log()).contains("SIGTERM: stopping").doesNotContain("failed");
+    }
+    try (ServeProcess restarted = ServeProcess.start(arguments)) {
+      restarted.awaitLine(merge + ": success (deployment");
+    }
+
+    assertThat(Files.readAllLines(oracle))
+        .as("each apply ran once; the restart repeated nothing")
+        .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
+    assertThat(Recorded.in(state).executions())
+        .extracting(Execution::status)
+        .containsOnly(ExecutionStatus.SUCCEEDED);
+  }
+
+  private static String[] resumeArguments(Path state) {
+    return new String[] {
+      "resume",
+      "--runner",
+      "terraform",
+      "--auto-approve",
+      "--port",
+      "0",
+      "--parallelism",
+      "2",
+      "--state-dir",
+      state.toString()
+    };
+  }
+
+  /**
+   * Writes {@code unit} as one resource at {@code version} whose create provisioner logs "start
+   * UNIT VERSION", takes a moment, then logs "end UNIT VERSION": a cut in between shows in the
+   * oracle as a start without its end.
+   */
+  private static void startAndEndUnit(TestRepo repo, String unit, String version, Path oracle) {
+    String line = unit + " " + version + " >> " + oracle;
+    repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
+        .write(
+            unit + "/main.tf",
+            "resource \"terraform_data\" \"unit\" {\n"
+                + "  triggers_replace = \""
+                + version
+                + "\"\n"
+                + "  provisioner \"local-exec\" {\n"
+                + "    command = \"echo start "
+                + line
+                + "; sleep 2; echo end "
+                + line
+                + "\"\n"
+                + "  }\n"
+                + "}\n");
+  }
+
   private static String[] deployArguments(Path repo, Path state) {
     return new String[] {
       "deploy",
@@ -253,7 +372,10 @@ class CrashSuiteTest {
       ChildJvm.awaitExit(run, log);
       assertThat(ChildJvm.read(log))
           .as("the run was still going when SIG%s came, and its drain heard it", moment.signal())
-          .contains(moment.signal().equals("INT") ? "Ctrl-C: stopping" : "SIGTERM: stopping");
+          .contains(
+              moment.signal().equals("INT")
+                  ? "Ctrl-C: stopping"
+                  : "SIG" + moment.signal() + ": stopping");
       if (run.exitValue() != 0) {
         assertThat(ChildJvm.read(log))
             .contains("To finish deployment 1, run:\n  livegate resume --state-dir ");

@@ -6,7 +6,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Small live repositories with real terraform for the end-to-end tests of the local runtime. */
 final class LiveRepos {
@@ -103,6 +106,44 @@ final class LiveRepos {
     repo.write(".gitignore", example("base/dot-gitignore"));
     repo.commit("add the apps");
     return repo;
+  }
+
+  /**
+   * Writes {@code unit} as one {@code terraform_data} at {@code version} whose provisioner, the
+   * oracle, appends "UNIT VERSION" to {@code oracle} each time an apply creates it: every apply of
+   * the unit at a new version replaces the resource and logs one line.
+   */
+  static void oracleUnit(TestRepo repo, String unit, String version, Path oracle) {
+    repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
+        .write(
+            unit + "/main.tf",
+            "resource \"terraform_data\" \"unit\" {\n"
+                + "  triggers_replace = \""
+                + version
+                + "\"\n"
+                + "  provisioner \"local-exec\" {\n"
+                + "    command = \"sleep 1; echo "
+                + unit
+                + " "
+                + version
+                + " >> "
+                + oracle
+                + "\"\n"
+                + "  }\n"
+                + "}\n");
+  }
+
+  /** How many times the oracle logged each "UNIT VERSION"; empty before any apply. */
+  static Map<String, Integer> oracleApplies(Path oracle) {
+    Map<String, Integer> applies = new TreeMap<>();
+    try {
+      if (Files.exists(oracle)) {
+        Files.readAllLines(oracle).forEach(line -> applies.merge(line.strip(), 1, Integer::sum));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return applies;
   }
 
   private static String dependency(String unit) {

@@ -6,7 +6,6 @@ import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,15 +58,7 @@ class LocalMetadbTest {
     }
     assertThat(line).as("the writer recorded its merges").isEqualTo("recorded");
 
-    // As an OOM kill or a host crash would: livegate and every PostgreSQL process at once.
-    ProcessHandle server = ProcessHandle.of(postmasterPid(data)).orElseThrow();
-    List<ProcessHandle> victims = new ArrayList<>(server.descendants().toList());
-    victims.add(server);
-    victims.add(writer.toHandle());
-    victims.forEach(ProcessHandle::destroyForcibly);
-    for (ProcessHandle victim : victims) {
-      victim.onExit().join();
-    }
+    PowerCut.cut(writer.toHandle(), data);
 
     try (LocalMetadb metadb = LocalMetadb.start(data)) {
       assertThat(metadb.metadb().deployments().list(REPOSITORY))
@@ -112,10 +103,6 @@ class LocalMetadbTest {
         .metadb()
         .jdbi()
         .withHandle(handle -> handle.createQuery("SHOW " + name).mapTo(String.class).one());
-  }
-
-  private static long postmasterPid(Path data) throws IOException {
-    return Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).strip());
   }
 
   /** A livegate stand-in that records merges, says so, and waits to be killed. */

@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -85,9 +86,31 @@ final class ServeProcess implements AutoCloseable {
     return arguments;
   }
 
+  /**
+   * {@link #arguments} for the repository at {@code repo} as one account, with the accounts file
+   * and the webhook secret written into {@code dir}.
+   */
+  static List<String> oneAccount(Path dir, Path repo, Path state, String... more)
+      throws IOException {
+    Path accounts =
+        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
+    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
+    return arguments(repo, accounts, secret, state, more);
+  }
+
   /** Starts serve with {@code arguments} and waits until it serves its webhook. */
   static ServeProcess start(List<String> arguments) throws IOException {
     return new ServeProcess(arguments);
+  }
+
+  /**
+   * GitHub's payload of pull request {@code number} merged as {@code mergeCommit} onto {@code
+   * base}.
+   */
+  static ObjectNode merged(int number, String mergeCommit, String base) {
+    ObjectNode payload = Webhooks.merged(number, mergeCommit);
+    ((ObjectNode) payload.get("pull_request").get("base")).put("sha", base);
+    return payload;
   }
 
   /** Posts {@code payload} as GitHub does: signed, as event pull_request, with its delivery id. */
@@ -150,6 +173,16 @@ final class ServeProcess implements AutoCloseable {
     synchronized (lines) {
       return String.join("\n", lines);
     }
+  }
+
+  /**
+   * Sends {@code signal} (e.g. TERM) to serve and waits until it exits ({@link #await}: bounded by
+   * silence, not time); its exit code.
+   */
+  int signalAndAwaitExit(String signal) throws Exception {
+    new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
+    await(() -> !process.isAlive(), "its exit after SIG" + signal);
+    return process.waitFor();
   }
 
   boolean isAlive() {

@@ -6,13 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.scan.testing.TestRepo;
-import io.livegate.sql.testing.Webhooks;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,25 +33,16 @@ class ServeRestartTest {
     TestRepo repo = TestRepo.create(dir.resolve("live"));
     String base = repo.commit("empty");
     for (String unit : UNITS) {
-      unit(repo, unit, "v1", oracle);
+      LiveRepos.oracleUnit(repo, unit, "v1", oracle);
     }
     String first = repo.commit("three units");
-    unit(repo, "app/a", "v2", oracle);
+    LiveRepos.oracleUnit(repo, "app/a", "v2", oracle);
     String second = repo.commit("change app/a");
-    Path accounts =
-        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
-    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
     List<String> arguments =
-        ServeProcess.arguments(
-            repo.root(),
-            accounts,
-            secret,
-            dir.resolve("state"),
-            "--auto-approve",
-            "--parallelism",
-            "1");
-    ObjectNode merge = merged(11, first, base);
-    ObjectNode redelivered = merged(12, second, first);
+        ServeProcess.oneAccount(
+            dir, repo.root(), dir.resolve("state"), "--auto-approve", "--parallelism", "1");
+    ObjectNode merge = ServeProcess.merged(11, first, base);
+    ObjectNode redelivered = ServeProcess.merged(12, second, first);
 
     try (ServeProcess serve = ServeProcess.start(arguments)) {
       HttpResponse<String> merged = serve.deliver(merge, "delivery-11");
@@ -78,36 +66,8 @@ class ServeRestartTest {
     assertThat(recorded.deployments())
         .extracting(Deployment::status)
         .containsExactly(DeploymentStatus.SUCCEEDED, DeploymentStatus.SUCCEEDED);
-    Map<String, Integer> applies = new TreeMap<>();
-    Files.readAllLines(oracle).forEach(line -> applies.merge(line.strip(), 1, Integer::sum));
-    assertThat(applies)
+    assertThat(LiveRepos.oracleApplies(oracle))
         .as("each unit applied once by the first merge, app/a again by the second")
         .isEqualTo(Map.of("app/a v1", 1, "app/b v1", 1, "app/c v1", 1, "app/a v2", 1));
-  }
-
-  private static ObjectNode merged(int number, String mergeCommit, String base) {
-    ObjectNode payload = Webhooks.merged(number, mergeCommit);
-    ((ObjectNode) payload.get("pull_request").get("base")).put("sha", base);
-    return payload;
-  }
-
-  private static void unit(TestRepo repo, String unit, String version, Path oracle) {
-    repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
-        .write(
-            unit + "/main.tf",
-            "resource \"terraform_data\" \"unit\" {\n"
-                + "  triggers_replace = \""
-                + version
-                + "\"\n"
-                + "  provisioner \"local-exec\" {\n"
-                + "    command = \"sleep 1; echo "
-                + unit
-                + " "
-                + version
-                + " >> "
-                + oracle
-                + "\"\n"
-                + "  }\n"
-                + "}\n");
   }
 }

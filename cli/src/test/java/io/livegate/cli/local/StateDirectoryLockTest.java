@@ -7,7 +7,9 @@ import io.livegate.cli.CliRun;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -39,6 +41,20 @@ class StateDirectoryLockTest {
         CliRun.withPath("resume", "--state-dir", state.toString(), "--runner", "terraform");
     assertThat(deploy.exitCode()).as(deploy.toString()).isEqualTo(1);
     assertThat(deploy.err()).contains("pid " + holder.pid());
+  }
+
+  @Test
+  void aSecondRunTouchesNothingInABusyStateDirectory() throws Exception {
+    holdInAnotherJvm();
+    // What the holder's server writes and deletes as it runs: a second run walking the directory
+    // to chmod it would race with it. Its mode shows whether anything walked it.
+    Path file = Files.writeString(state.resolve("metadb-file"), "the holder's");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+
+    assertThatThrownBy(() -> new LocalWiring(state)).isInstanceOf(StateDirectoryLock.Busy.class);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .as("nothing in the state directory is touched before its lock is taken")
+        .isEqualTo("rw-r--r--");
   }
 
   @Test

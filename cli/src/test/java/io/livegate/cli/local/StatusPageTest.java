@@ -34,6 +34,8 @@ class StatusPageTest {
                 true,
                 Executions.CREATED,
                 Executions.CREATED,
+                null,
+                "1111111111111111111111111111111111111111",
                 null),
             List.of(
                 Executions.of(

@@ -30,6 +30,7 @@ public final class CreateDeployment {
     DeploymentStore.Created created =
         deployments.create(
             command.pullRequest(),
+            command.stack().base(),
             StackExecutions.executions(command.stack(), command.accounts(), command.runner()),
             AccountWaits.asLists(AccountWaits.of(command.accounts())),
             clock.instant());

@@ -10,6 +10,10 @@ import java.time.Instant;
  *     create-deploy-stack scans it
  * @param startedAt {@code null} while queued
  * @param finishedAt {@code null} while unfinished
+ * @param rangeBase the commit its stack was scanned from, up to the merge commit ({@link
+ *     TrunkOrder}); {@code null} while not stored, or when stored before ranges were recorded
+ * @param coveredBy the deployment whose range already deployed this merge, delivered late; {@code
+ *     null} when it was not covered
  */
 public record Deployment(
     long id,
@@ -19,4 +23,6 @@ public record Deployment(
     boolean stackStored,
     Instant createdAt,
     Instant startedAt,
-    Instant finishedAt) {}
+    Instant finishedAt,
+    String rangeBase,
+    Long coveredBy) {}

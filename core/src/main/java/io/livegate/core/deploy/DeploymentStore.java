@@ -25,13 +25,29 @@ public interface DeploymentStore {
    * stack gets it now, in whatever status it has; otherwise a new queued deployment is stored.
    * Storing a merge whose stack is stored already returns the first one and changes nothing.
    *
+   * @param rangeBase the commit the stack was scanned from ({@link TrunkOrder})
    * @param accountDependencies account name to the names of the accounts it depends on
    */
   Created create(
       MergedPullRequest pullRequest,
+      String rangeBase,
       List<ExecutionSpec> executions,
       Map<String, List<String>> accountDependencies,
       Instant now);
+
+  /**
+   * Records that deployment {@code id}, queued without its stack, is covered by deployment {@code
+   * coveredBy}, whose range already deployed its merge ({@link TrunkOrder.Covered}): its stack is
+   * stored with nothing to deploy. False (and nothing changed) when its stack was stored already.
+   */
+  boolean cover(long id, long coveredBy);
+
+  /**
+   * The repository's deployment other than {@code excluding} that deployed the newest trunk commit:
+   * the last started merge deployment with its stack stored that was not covered. Drift reconciles
+   * do not count, since they redeploy units rather than a range of the trunk.
+   */
+  Optional<Deployment> lastDeployed(String repository, long excluding);
 
   Optional<Deployment> find(long id);
 

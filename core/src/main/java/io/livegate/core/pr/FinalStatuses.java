@@ -127,6 +127,12 @@ public final class FinalStatuses {
   private Optional<Final> finalState(Deployment deployment) {
     String name = "deployment " + deployment.id();
     DeploymentStatus status = deployment.status();
+    if (status == DeploymentStatus.SUCCEEDED && deployment.coveredBy() != null) {
+      return Optional.of(
+          new Final(
+              State.SUCCESS,
+              name + ": deployed by deployment " + deployment.coveredBy() + ", delivered later"));
+    }
     if (status == DeploymentStatus.SUCCEEDED) {
       return Optional.of(new Final(State.SUCCESS, name + " succeeded"));
     }

@@ -87,7 +87,8 @@ public final class PrivateTemp {
                 + e.getMessage(),
             e);
       }
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(root), "livegate-private-temp"));
+      // last, after what still uses them is closed (Shutdown)
+      Shutdown.temporaryFiles(() -> delete(root));
       return root;
     }
 

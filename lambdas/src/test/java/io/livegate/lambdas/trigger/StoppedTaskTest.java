@@ -113,7 +113,8 @@ class StoppedTaskTest {
   @Test
   void aScanThatStoredItsStackBeforeStoppingChangesNothing() {
     long first = advance.merged(FIRST).next().orElseThrow();
-    engine.deployments.create(FIRST, List.of(), Map.of(), java.time.Instant.now());
+    engine.deployments.create(
+        FIRST, FIRST.baseCommit(), List.of(), Map.of(), java.time.Instant.now());
 
     String answer =
         trigger.handle(stopped("livegate-" + first, List.of("create-deploy-stack"), Map.of(), 0));

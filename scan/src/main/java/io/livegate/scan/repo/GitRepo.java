@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.RenameDetector;
@@ -156,6 +157,33 @@ public final class GitRepo implements AutoCloseable {
     } catch (IOException e) {
       throw new LivegateException(
           "cannot read the parents of " + commit + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The commits on the first-parent line from {@code from} (included) back to {@code ancestor}
+   * (excluded), oldest first; empty when {@code ancestor} is not on that line or either commit is
+   * not in the repository. The trunk's history, for {@link io.livegate.core.deploy.TrunkOrder}.
+   */
+  public Optional<List<String>> firstParentsBetween(String ancestor, String from) {
+    if (!has(ancestor) || !has(from)) {
+      return Optional.empty();
+    }
+    try (RevWalk walk = new RevWalk(repository)) {
+      List<String> line = new ArrayList<>();
+      RevCommit commit = walk.parseCommit(ObjectId.fromString(from));
+      while (!commit.name().equals(ancestor)) {
+        line.add(commit.name());
+        if (commit.getParentCount() == 0) {
+          return Optional.empty();
+        }
+        commit = walk.parseCommit(commit.getParent(0));
+      }
+      Collections.reverse(line);
+      return Optional.of(line);
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot walk the first parents of " + from + ": " + e.getMessage(), e);
     }
   }
 
