@@ -16,7 +16,6 @@ import io.livegate.scan.terragrunt.StackGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -41,8 +40,6 @@ import java.util.stream.Collectors;
  * and the unit's own plan file; the plan files are kept in a {@link PrivateTemp} directory.
  */
 public final class DriftScan {
-  private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
-
   private final SandboxedPlan.Tools tools;
   private final ProgressListener progress;
 
@@ -65,27 +62,8 @@ public final class DriftScan {
   public DriftReport run(ScanCommand command) {
     RemoteSources remoteSources = new GitSourceCache(command.sourceCache());
     try (GitRepo repo = GitRepo.open(command.repository())) {
-      String head = repo.resolve(command.head());
-      if (!head.equals(repo.head())) {
-        throw new LivegateException(
-            "drift plans the checked-out files, so "
-                + repo.root()
-                + " must have "
-                + command.head()
-                + " ("
-                + head.substring(0, 12)
-                + ") checked out");
-      }
-      UnitGraph graph =
-          UnitGraph.read(
-              repo.tree(head),
-              command.accounts(),
-              command.environment(),
-              command.terragruntVersion(),
-              command.parallelism(),
-              progress,
-              command.allowPartial(),
-              remoteSources);
+      String head = repo.checkedOut(command.head(), "drift");
+      UnitGraph graph = command.readGraph(repo.tree(head), progress, remoteSources);
       return plan(
           graph,
           Path.of(repo.root()),
@@ -200,7 +178,7 @@ public final class DriftScan {
                   tools.argv().driftPlanCommands(directory.toString(), account),
                   directory,
                   Optional.of(planFile),
-                  PLAN_TIMEOUT));
+                  SandboxedPlan.SCAN_TIMEOUT));
     } catch (RuntimeException e) {
       return new Outcome(unit, List.of(), "the runner failed: " + e.getMessage());
     }
@@ -228,7 +206,7 @@ public final class DriftScan {
               root,
               directory,
               Optional.of(new Sandbox.PlanFile(planFile, false)),
-              PLAN_TIMEOUT);
+              SandboxedPlan.SCAN_TIMEOUT);
     } catch (RuntimeException e) {
       show = new CommandResult(-1, "the runner failed: " + e, false);
     }

@@ -30,16 +30,7 @@ public final class GraphScan {
     try (GitRepo repo = GitRepo.open(command.repository())) {
       String head = repo.resolve(command.head());
       String base = command.all() ? null : repo.resolve(command.base());
-      UnitGraph graph =
-          UnitGraph.read(
-              repo.tree(head),
-              command.accounts(),
-              command.environment(),
-              command.terragruntVersion(),
-              command.parallelism(),
-              progress,
-              command.allowPartial(),
-              remoteSources);
+      UnitGraph graph = command.readGraph(repo.tree(head), progress, remoteSources);
       if (command.all()) {
         SortedMap<String, Set<Reason>> every = new TreeMap<>();
         graph

@@ -17,7 +17,6 @@ import io.livegate.scan.repo.RemoteSources;
 import io.livegate.scan.terragrunt.DependencyDeclaration;
 import io.livegate.scan.terragrunt.StackGenerator;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -47,8 +46,6 @@ import java.util.concurrent.Executors;
  * file: what one unit's code writes, no other unit's plan sees.
  */
 public final class PlanScan {
-  private static final Duration PLAN_TIMEOUT = Duration.ofMinutes(30);
-
   private final SandboxedPlan.Tools tools;
   private final ProgressListener progress;
 
@@ -66,29 +63,9 @@ public final class PlanScan {
   public DeployStack run(ScanCommand command) {
     RemoteSources remoteSources = new GitSourceCache(command.sourceCache());
     try (GitRepo repo = GitRepo.open(command.repository())) {
-      String head = repo.resolve(command.head());
-      if (!head.equals(repo.head())) {
-        throw new LivegateException(
-            "a plan scan plans the checked-out files, so "
-                + repo.root()
-                + " must have "
-                + command.head()
-                + " ("
-                + head.substring(0, 12)
-                + ") checked out; it has "
-                + (repo.head() == null ? "nothing" : repo.head().substring(0, 12)));
-      }
+      String head = repo.checkedOut(command.head(), "a plan scan");
       String base = command.all() ? null : repo.resolve(command.base());
-      UnitGraph graph =
-          UnitGraph.read(
-              repo.tree(head),
-              command.accounts(),
-              command.environment(),
-              command.terragruntVersion(),
-              command.parallelism(),
-              progress,
-              command.allowPartial(),
-              remoteSources);
+      UnitGraph graph = command.readGraph(repo.tree(head), progress, remoteSources);
       Layering.layers(
           graph.units(), graph.edgesWithin(graph.units()), graph::account, command.accounts());
       SortedMap<String, Set<Reason>> changed =
@@ -278,7 +255,7 @@ public final class PlanScan {
                   tools.argv().planScanCommands(directory.toString(), graph.account(unit)),
                   directory,
                   Optional.empty(),
-                  PLAN_TIMEOUT));
+                  SandboxedPlan.SCAN_TIMEOUT));
     } catch (RuntimeException e) {
       return new Outcome(unit, false, new CommandResult(-1, "the runner failed: " + e, false));
     }

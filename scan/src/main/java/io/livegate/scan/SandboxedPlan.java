@@ -26,6 +26,9 @@ import java.util.Optional;
 public final class SandboxedPlan {
   private static final int OUTPUT_TAIL_LINES = 20;
 
+  /** How long one command of a scan's plan (the plan scan's, drift's) may run. */
+  static final Duration SCAN_TIMEOUT = Duration.ofMinutes(30);
+
   /** What the commands of a unit run with. */
   public record Tools(
       CommandRunner runner, RunnerArgv argv, Sandbox sandbox, Map<String, String> environment) {

@@ -1,8 +1,12 @@
 package io.livegate.scan;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Accounts;
+import io.livegate.scan.graph.UnitGraph;
 import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.repo.RemoteSources;
+import io.livegate.scan.repo.SourceTree;
 import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.nio.file.Path;
 import java.util.Map;
@@ -76,6 +80,20 @@ public record ScanCommand(
   }
 
   /** This scan, applying the rules of terragrunt {@code version}. */
+  /** The unit graph of {@code tree}, read as this command says (accounts, environment, rules). */
+  public UnitGraph readGraph(
+      SourceTree tree, ProgressListener progress, RemoteSources remoteSources) {
+    return UnitGraph.read(
+        tree,
+        accounts,
+        environment,
+        terragruntVersion,
+        parallelism,
+        progress,
+        allowPartial,
+        remoteSources);
+  }
+
   public ScanCommand withTerragruntVersion(TerragruntVersion version) {
     return withTerragrunt(version, everyUnitLeftOutIsWarning);
   }

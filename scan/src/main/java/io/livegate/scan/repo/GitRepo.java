@@ -134,6 +134,30 @@ public final class GitRepo implements AutoCloseable {
     }
   }
 
+  /**
+   * The full commit id of {@code revision}, which the work tree must have checked out: a command
+   * that runs the repository's files runs what is on disk, not what the revision names.
+   *
+   * @param who what runs the checked-out files, for the message, e.g. "a plan scan"
+   */
+  public String checkedOut(String revision, String who) {
+    String commit = resolve(revision);
+    String checkedOut = head();
+    if (!commit.equals(checkedOut)) {
+      throw new LivegateException(
+          who
+              + " plans the checked-out files, so "
+              + root
+              + " must have "
+              + revision
+              + " ("
+              + commit.substring(0, 12)
+              + ") checked out; it has "
+              + (checkedOut == null ? "nothing" : checkedOut.substring(0, 12)));
+    }
+    return commit;
+  }
+
   /** Whether the repository holds {@code commit}. */
   public boolean has(String commit) {
     try {
