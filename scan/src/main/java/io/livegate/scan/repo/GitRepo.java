@@ -227,6 +227,7 @@ public final class GitRepo implements AutoCloseable {
   /** The files of {@code commit}. */
   public SourceTree tree(String commit) {
     Map<String, ObjectId> blobs = new HashMap<>();
+    Set<String> executables = new HashSet<>();
     try (RevWalk walk = new RevWalk(repository);
         TreeWalk treeWalk = new TreeWalk(repository)) {
       RevCommit revCommit = walk.parseCommit(ObjectId.fromString(commit));
@@ -236,12 +237,15 @@ public final class GitRepo implements AutoCloseable {
         if (treeWalk.getFileMode(0).getObjectType() == Constants.OBJ_BLOB
             && treeWalk.getFileMode(0) != FileMode.GITLINK) {
           blobs.put(treeWalk.getPathString(), treeWalk.getObjectId(0));
+          if (treeWalk.getFileMode(0) == FileMode.EXECUTABLE_FILE) {
+            executables.add(treeWalk.getPathString());
+          }
         }
       }
     } catch (IOException e) {
       throw new LivegateException("cannot read the tree of " + commit + ": " + e.getMessage(), e);
     }
-    return new CommitTree(Collections.unmodifiableMap(blobs));
+    return new CommitTree(Collections.unmodifiableMap(blobs), Set.copyOf(executables));
   }
 
   /** The files changed from {@code base} to {@code head}, with renames detected. */
@@ -305,10 +309,12 @@ public final class GitRepo implements AutoCloseable {
 
   private final class CommitTree implements SourceTree {
     private final Map<String, ObjectId> blobs;
+    private final Set<String> executables;
     private final Set<String> directories;
 
-    CommitTree(Map<String, ObjectId> blobs) {
+    CommitTree(Map<String, ObjectId> blobs, Set<String> executables) {
       this.blobs = blobs;
+      this.executables = executables;
       Set<String> dirs = new HashSet<>();
       for (String path : blobs.keySet()) {
         for (String dir = RepoPaths.parent(path); dir != null && dirs.add(dir); ) {
@@ -336,6 +342,11 @@ public final class GitRepo implements AutoCloseable {
     @Override
     public boolean isDirectory(String path) {
       return directories.contains(path);
+    }
+
+    @Override
+    public boolean isExecutable(String path) {
+      return executables.contains(path);
     }
 
     @Override

@@ -39,6 +39,14 @@ public interface SourceTree {
     return read(path).getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
+  /**
+   * Whether the file is committed executable (git's mode 100755): a generated unit keeps the mode,
+   * as terragrunt's copy of a directory does, so that its scripts and plugins still run.
+   */
+  default boolean isExecutable(String path) {
+    return false;
+  }
+
   /** A path that names no file in the tree. */
   class MissingFile extends io.livegate.core.LivegateException {
     private static final long serialVersionUID = 1L;

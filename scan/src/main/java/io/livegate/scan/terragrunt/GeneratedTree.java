@@ -137,6 +137,12 @@ final class GeneratedTree implements SourceTree {
   }
 
   @Override
+  public boolean isExecutable(String path) {
+    Location location = locate(path);
+    return location.tree().isExecutable(location.path());
+  }
+
+  @Override
   public byte[] bytes(String path) {
     Location location = locate(path);
     return location.tree().bytes(location.path());

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -96,7 +97,7 @@ public final class StackGenerator {
     synchronized (CHECKOUT_LOCKS.computeIfAbsent(root, key -> new Object())) {
       Set<String> written = new LinkedHashSet<>();
       for (String file : stacks.filesGeneratedFor(directory)) {
-        write(root, unit, file, stacks.tree().bytes(file));
+        write(root, unit, file, stacks.tree().bytes(file), stacks.tree().isExecutable(file));
         if (RepoPaths.isWithin(file, directory)) {
           written.add(RepoPaths.relative(directory, file));
         }
@@ -106,7 +107,8 @@ public final class StackGenerator {
             root,
             unit,
             RepoPaths.join(directory, VALUES_FILE),
-            valuesFile(unit, values).getBytes(StandardCharsets.UTF_8));
+            valuesFile(unit, values).getBytes(StandardCharsets.UTF_8),
+            false);
         written.add(VALUES_FILE);
       }
       removeStale(root, unit, directory, written);
@@ -114,7 +116,8 @@ public final class StackGenerator {
           root,
           unit,
           RepoPaths.join(directory, MANIFEST),
-          (String.join("\n", written) + "\n").getBytes(StandardCharsets.UTF_8));
+          (String.join("\n", written) + "\n").getBytes(StandardCharsets.UTF_8),
+          false);
     }
     return true;
   }
@@ -154,7 +157,8 @@ public final class StackGenerator {
    * link on the way is refused and one in the file's place is replaced, so nothing is written
    * outside the checkout.
    */
-  private static void write(Path root, String unit, String file, byte[] content) {
+  private static void write(
+      Path root, String unit, String file, byte[] content, boolean executable) {
     Path target = inside(root, unit, file);
     try {
       Path directory = root;
@@ -174,6 +178,20 @@ public final class StackGenerator {
       }
       Files.deleteIfExists(target);
       Files.write(target, content, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      if (executable) {
+        // as git checks out a file of mode 100755: executable wherever it is readable
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(target);
+        if (permissions.contains(PosixFilePermission.OWNER_READ)) {
+          permissions.add(PosixFilePermission.OWNER_EXECUTE);
+        }
+        if (permissions.contains(PosixFilePermission.GROUP_READ)) {
+          permissions.add(PosixFilePermission.GROUP_EXECUTE);
+        }
+        if (permissions.contains(PosixFilePermission.OTHERS_READ)) {
+          permissions.add(PosixFilePermission.OTHERS_EXECUTE);
+        }
+        Files.setPosixFilePermissions(target, permissions);
+      }
     } catch (IOException e) {
       throw new LivegateException(
           "cannot generate " + unit + ": cannot write " + root.resolve(file) + ": " + e, e);

@@ -9,6 +9,8 @@ import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -59,6 +61,27 @@ class StackGeneratorTest {
   @AfterEach
   void closeRepo() {
     repo.close();
+  }
+
+  @Test
+  void aFileCommittedExecutableStaysExecutableInTheGeneratedUnitAndTheOthersDoNot()
+      throws IOException {
+    // terragrunt copies a unit's source directory with its files' modes (util.CopyFolderContents);
+    // a script or plugin of the source must still run from the generated unit
+    repo.write("catalog/units/app/scripts/check.sh", "#!/bin/sh\necho ok\n");
+    Files.setPosixFilePermissions(
+        repo.root().resolve("catalog/units/app/scripts/check.sh"),
+        PosixFilePermissions.fromString("rwxr-xr-x"));
+    repo.commit("a script the unit runs");
+
+    assertThat(generator.generate(repo.root(), APP)).isTrue();
+
+    Path app = repo.root().resolve(APP);
+    assertThat(Files.isExecutable(app.resolve("scripts/check.sh"))).isTrue();
+    assertThat(Files.getPosixFilePermissions(app.resolve("main.tf")))
+        .doesNotContain(PosixFilePermission.OWNER_EXECUTE);
+    assertThat(Files.getPosixFilePermissions(app.resolve(StackGenerator.VALUES_FILE)))
+        .doesNotContain(PosixFilePermission.OWNER_EXECUTE);
   }
 
   @Test
