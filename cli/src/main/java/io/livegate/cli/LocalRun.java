@@ -107,7 +107,17 @@ final class LocalRun {
       // threshold no voter set can reach would wait out the vote timeout: both are refused before
       // anything is recorded.
       AccountCoverage.requireUnitsInEveryAccount(
-          repo.tree(headSha), accounts, head + " (" + headSha.substring(0, 12) + ")");
+          repo.tree(headSha),
+          repo.tree(baseSha),
+          accounts,
+          head
+              + " ("
+              + headSha.substring(0, 12)
+              + ") nor at "
+              + base
+              + " ("
+              + baseSha.substring(0, 12)
+              + ")");
       AccountCoverage.requireReachableThresholds(accounts);
     }
     // A merge deploys once: say so before spending a scan on it.

@@ -57,6 +57,8 @@ class SnapStartPrimingTest {
     environment.put("LIVEGATE_VOTE_BASE_URL", "https://vote.example.com");
     environment.put("LIVEGATE_MAIL_FROM", "livegate@example.com");
     environment.put("LIVEGATE_PLAN_BUCKET", "livegate-plans");
+    environment.put(
+        RuntimeContract.Tasks.TRIGGER_FUNCTION, "arn:aws:lambda:us-east-1:1:function:trigger:live");
   }
 
   @AfterEach

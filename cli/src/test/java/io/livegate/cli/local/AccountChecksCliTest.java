@@ -31,7 +31,8 @@ class AccountChecksCliTest {
     assertThat(run.err())
         .matches(
             "livegate: account \"dev\": path 'dev-acount' holds no unit \\(no terragrunt.hcl under"
-                + " it\\) at HEAD \\([0-9a-f]{12}\\); units are under: dev-account\n");
+                + " it\\) at HEAD \\([0-9a-f]{12}\\) nor at HEAD~1 \\([0-9a-f]{12}\\); units are"
+                + " under: dev-account\n");
     assertThat(Recorded.in(state).deployments()).isEmpty();
   }
 

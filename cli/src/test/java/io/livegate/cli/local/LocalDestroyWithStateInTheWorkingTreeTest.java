@@ -46,6 +46,7 @@ class LocalDestroyWithStateInTheWorkingTreeTest {
     assertThat(created.exitCode()).as(created.toString()).isZero();
     assertThat(deleted.exitCode()).as(deleted.toString()).isEqualTo(1);
     assertThat(deleted.out())
+        .as(deleted.toString())
         .contains("the state of the deleted unit app/a is in")
         .contains("nothing was destroyed");
     Recorded recorded = Recorded.in(state);

@@ -10,7 +10,6 @@ import io.livegate.scan.terragrunt.TerragruntConfigReader;
 import io.livegate.scan.terragrunt.UnitDiscovery;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -23,27 +22,34 @@ public final class AccountCoverage {
   private AccountCoverage() {}
 
   /**
-   * Fails naming every account whose path holds no unit of {@code tree} (a {@code terragrunt.hcl}
-   * or a {@code terragrunt.stack.hcl} that it owns, by the longest-path rule).
+   * Fails naming every account whose path holds no unit (a {@code terragrunt.hcl} or a {@code
+   * terragrunt.stack.hcl} that it owns, by the longest-path rule) in the merge's head, nor in its
+   * base: a merge that deletes an account's last units still deploys their destroys.
    *
-   * @param where what the tree is, for the message (e.g. "HEAD (3f2a…)")
+   * @param head the merge's head, whose top-level directories the message lists
+   * @param base the revision the merge is deployed from
+   * @param where what the two trees are, for the message (e.g. "HEAD (3f2a…) or its base (9c1d…)")
    * @throws InvalidAccountsConfig naming the accounts and where units are
    */
-  public static void requireUnitsInEveryAccount(SourceTree tree, Accounts accounts, String where) {
+  public static void requireUnitsInEveryAccount(
+      SourceTree head, SourceTree base, Accounts accounts, String where) {
     SortedSet<String> owners = new TreeSet<>();
     SortedSet<String> topLevel = new TreeSet<>();
-    for (String file : tree.files()) {
-      String name = RepoPaths.fileName(file);
-      if (!name.equals(TerragruntConfigReader.CONFIG_FILE) && !name.equals(Stacks.STACK_FILE)) {
-        continue;
+    for (SourceTree tree : List.of(head, base)) {
+      for (String file : tree.files()) {
+        String name = RepoPaths.fileName(file);
+        if (!name.equals(TerragruntConfigReader.CONFIG_FILE) && !name.equals(Stacks.STACK_FILE)) {
+          continue;
+        }
+        String dir = RepoPaths.parent(file);
+        if (UnitDiscovery.isSkipped(dir)) {
+          continue;
+        }
+        if (tree == head) {
+          topLevel.add(dir.isEmpty() ? "." : dir.split("/")[0]);
+        }
+        accounts.accountOf(dir).ifPresent(owner -> owners.add(owner.name()));
       }
-      String dir = RepoPaths.parent(file);
-      if (UnitDiscovery.isSkipped(dir)) {
-        continue;
-      }
-      topLevel.add(dir.isEmpty() ? "." : dir.split("/")[0]);
-      Optional<Account> account = accounts.accountOf(dir);
-      account.ifPresent(owner -> owners.add(owner.name()));
     }
     List<String> problems = new ArrayList<>();
     for (Account account : accounts.all()) {
