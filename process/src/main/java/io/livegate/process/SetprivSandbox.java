@@ -134,6 +134,15 @@ public final class SetprivSandbox implements Sandbox {
   private void endLeftovers() throws IOException {
     Set<Long> running = new HashSet<>();
     ProcessHandle.current().descendants().forEach(process -> running.add(process.pid()));
+    // While another command of this JVM runs (the plan scan and drift plan one account's units at
+    // once), the processes it forks after the look above cannot be told from leftovers, and were
+    // killed mid-plan: leftovers are ended before the next command that runs alone (each
+    // account's first in a scan, every command of a terra-run task).
+    for (long pid : running) {
+      if (ownedByUser(Path.of("/proc", Long.toString(pid)))) {
+        return;
+      }
+    }
     for (int round = 0; round < LEFTOVER_ROUNDS; round++) {
       List<ProcessHandle> leftovers = new ArrayList<>();
       try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
