@@ -35,6 +35,7 @@ import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.vote.Mailer;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.RunnerEnvironment;
 import io.livegate.process.SetprivSandbox;
 import io.livegate.process.TerraRunUnitPlanner;
 import io.livegate.scan.CreateDeployStack;
@@ -392,9 +393,15 @@ public final class TaskWiring {
   }
 
   /** The task's environment with the home of the user terraform runs as. */
-  private Map<String, String> terraformEnvironment() {
-    Map<String, String> terraform = new HashMap<>(environment);
-    terraform.put("HOME", imageUser().home().toString());
+  /**
+   * What terraform may see of a task's {@code environment}, with {@code HOME} the sandbox user's:
+   * only what a runner may see. A copy of the task's whole environment carried the task role's own
+   * credentials endpoint (AWS_CONTAINER_*), which only a comparison with the JVM's kept out.
+   */
+  public static Map<String, String> terraformEnvironment(
+      Map<String, String> environment, Path home) {
+    Map<String, String> terraform = new HashMap<>(RunnerEnvironment.allowed(environment));
+    terraform.put("HOME", home.toString());
     return terraform;
   }
 
@@ -420,7 +427,7 @@ public final class TaskWiring {
             Env.required(environment, "AWS_REGION")),
         runner(),
         imageUser(),
-        terraformEnvironment());
+        terraformEnvironment(environment, imageUser().home()));
   }
 
   private Path workspace() {

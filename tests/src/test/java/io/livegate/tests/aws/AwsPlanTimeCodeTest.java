@@ -252,8 +252,11 @@ class AwsPlanTimeCodeTest {
     attempts.put("read the task's Java environment", "tr '\\0' '\\n' < /proc/" + java + "/environ");
     attempts.put("read the task's Java memory map", "head -3 /proc/" + java + "/maps");
     attempts.put("read livegate's settings from the environment", "env | grep '^LIVEGATE'");
+    // terraform's own AWS_CONTAINER_* variables name livegate's loopback endpoint of the account
+    // role's sessions (RoleSessions), which the command may use; the task's own must not reach it
     attempts.put(
-        "read the container credentials variables", "env | grep '^AWS_CONTAINER_CREDENTIALS'");
+        "read the task's container credentials variables",
+        "env | grep -F -e '" + credentialsPath + "' -e '" + CONTAINER_TOKEN + "'");
     attempts.put(
         "call the task's credentials",
         "curl -sS --fail-with-body -m 5"
@@ -335,9 +338,9 @@ class AwsPlanTimeCodeTest {
   }
 
   private MotoDeployment flow(LiveRepo repo, Map<String, String> task) {
-    Map<String, String> terraform = new HashMap<>(task);
     Path home = dir.resolve("terra-run/home");
-    terraform.put("HOME", home.toString());
+    // the environment terra-run hands terraform, as TaskWiring makes it of the task's
+    Map<String, String> terraform = TaskWiring.terraformEnvironment(task, home);
     return new MotoDeployment(
         MOTO,
         dir,
