@@ -502,8 +502,15 @@ final class Parser {
     return key instanceof Node.Literal literal ? "'" + literal.value() + "'" : "expression";
   }
 
-  private Node forExpression(Position at, boolean object) {
-    pos += 3; // for
+  /** What follows {@code for} in a for expression and a {@code %{for}} directive alike. */
+  private record ForHeader(String keyVar, String valueVar, Node collection) {}
+
+  /**
+   * {@code KEY, VALUE in COLLECTION} or {@code VALUE in COLLECTION}, after the {@code for}.
+   *
+   * @param where what holds it, for the message
+   */
+  private ForHeader forHeader(String where) {
     skipSpace();
     String first = requireIdentifier("a symbol name after 'for'");
     String second = null;
@@ -515,10 +522,18 @@ final class Parser {
       skipSpace();
     }
     if (!atKeyword("in")) {
-      throw error("expected 'in' in a for expression, found " + describeNext());
+      throw error("expected 'in' in " + where + ", found " + describeNext());
     }
     pos += 2;
     Node collection = expression();
+    return second == null
+        ? new ForHeader(null, first, collection)
+        : new ForHeader(first, second, collection);
+  }
+
+  private Node forExpression(Position at, boolean object) {
+    pos += 3; // for
+    ForHeader header = forHeader("a for expression");
     skipSpace();
     expect(':', "for expression");
     Node key = null;
@@ -546,9 +561,15 @@ final class Parser {
       skipSpace();
     }
     expect(object ? '}' : ']', "for expression");
-    String keyVar = second == null ? null : first;
-    String valueVar = second == null ? first : second;
-    return new Node.For(keyVar, valueVar, collection, key, value, grouping, condition, at);
+    return new Node.For(
+        header.keyVar(),
+        header.valueVar(),
+        header.collection(),
+        key,
+        value,
+        grouping,
+        condition,
+        at);
   }
 
   private Node postfix(Node target) {
@@ -912,28 +933,9 @@ final class Parser {
       case "if" -> directive = new Directive("if", expression(), null, null, at);
       case "else", "endif", "endfor" -> directive = new Directive(keyword, null, null, null, at);
       case "for" -> {
-        skipSpace();
-        String first = requireIdentifier("a symbol name after 'for'");
-        String second = null;
-        skipSpace();
-        if (peek() == ',') {
-          pos++;
-          skipSpace();
-          second = requireIdentifier("a second symbol name after ','");
-          skipSpace();
-        }
-        if (!atKeyword("in")) {
-          throw error("expected 'in' in a %{for} directive, found " + describeNext());
-        }
-        pos += 2;
-        Node collection = expression();
+        ForHeader header = forHeader("a %{for} directive");
         directive =
-            new Directive(
-                "for",
-                collection,
-                second == null ? null : first,
-                second == null ? first : second,
-                at);
+            new Directive("for", header.collection(), header.keyVar(), header.valueVar(), at);
       }
       default ->
           throw new InvalidHcl(
