@@ -56,6 +56,28 @@ class AccountChecksCliTest {
     assertThat(Recorded.in(state).deployments()).isEmpty();
   }
 
+  @Test
+  void overlappingAccountPathsAreRefusedBeforeAnythingIsRecorded() throws Exception {
+    Path state = dir.resolve("state");
+    TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
+    Path accounts =
+        Files.writeString(
+            dir.resolve("livegate.hcl"),
+            "account \"all\" {\n  path = \"\"\n}\n"
+                + "account \"dev\" {\n  path = \"dev-account\"\n}\n");
+
+    CliRun run = deploy(repo, state, accounts);
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(run.err())
+        .startsWith(
+            "livegate: "
+                + accounts
+                + ": account \"dev\" (path 'dev-account') lies inside account \"all\" (path '',"
+                + " the whole repository)");
+    assertThat(Recorded.in(state).deployments()).isEmpty();
+  }
+
   private static CliRun deploy(TestRepo repo, Path state, Path accounts) {
     return CliRun.autoApprovedDeploy(repo.root(), state, "--accounts", accounts.toString());
   }

@@ -2,7 +2,6 @@ package io.livegate.core.account;
 
 import io.livegate.core.RepoPaths;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,15 +9,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** The installation's accounts, checked: unique names and paths, known and acyclic dependencies. */
+/**
+ * The installation's accounts, checked: unique names, paths that do not overlap (so every unit has
+ * exactly one account, and one set of voters), known and acyclic dependencies.
+ */
 public final class Accounts {
   /** The name of the one account used when no accounts file is given. */
   public static final String DEFAULT_ACCOUNT = "default";
 
   private final Map<String, Account> byName;
-
-  /** Longest path first, so a unit belongs to the most specific account. */
-  private final List<Account> byPathLength;
 
   private Accounts(List<Account> accounts) {
     Map<String, Account> names = new LinkedHashMap<>();
@@ -45,6 +44,7 @@ public final class Accounts {
                 + "\": min_approvals and min_rejections must be at least 1");
       }
     }
+    rejectOverlaps(accounts);
     for (Account account : accounts) {
       for (String dependency : account.dependsOn()) {
         if (!names.containsKey(dependency)) {
@@ -61,8 +61,6 @@ public final class Accounts {
       }
     }
     this.byName = names;
-    this.byPathLength = new ArrayList<>(accounts);
-    this.byPathLength.sort(Comparator.comparingInt((Account a) -> a.path().length()).reversed());
     rejectCycles();
   }
 
@@ -118,14 +116,48 @@ public final class Accounts {
     return account;
   }
 
-  /** The most specific account whose path holds {@code unit}. */
+  /** The account whose path holds {@code unit}: paths do not overlap, so there is at most one. */
   public Optional<Account> accountOf(String unit) {
-    for (Account account : byPathLength) {
+    for (Account account : byName.values()) {
       if (RepoPaths.isWithin(unit, account.path())) {
         return Optional.of(account);
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * A path inside another account's path would split that account's voters silently: a unit under
+   * both would be voted on by one of them only. Sibling paths that share a prefix of characters
+   * ({@code dev/eu} and {@code dev/euro}) do not overlap.
+   */
+  private static void rejectOverlaps(List<Account> accounts) {
+    for (Account outer : accounts) {
+      for (Account inner : accounts) {
+        if (inner != outer
+            && !inner.path().equals(outer.path())
+            && RepoPaths.isWithin(inner.path(), outer.path())) {
+          throw new InvalidAccountsConfig(
+              "account \""
+                  + inner.name()
+                  + "\" (path '"
+                  + inner.path()
+                  + "') lies inside account \""
+                  + outer.name()
+                  + "\" (path '"
+                  + outer.path()
+                  + "'"
+                  + (outer.path().isEmpty() ? ", the whole repository" : "")
+                  + "): a unit under '"
+                  + inner.path()
+                  + "' would belong to both. Give each account a path of its own (move \""
+                  + outer.name()
+                  + "\" to sibling directories of '"
+                  + inner.path()
+                  + "')");
+        }
+      }
+    }
   }
 
   private void rejectCycles() {

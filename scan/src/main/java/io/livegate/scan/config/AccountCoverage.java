@@ -23,8 +23,8 @@ public final class AccountCoverage {
 
   /**
    * Fails naming every account whose path holds no unit (a {@code terragrunt.hcl} or a {@code
-   * terragrunt.stack.hcl} that it owns, by the longest-path rule) in the merge's head, nor in its
-   * base: a merge that deletes an account's last units still deploys their destroys.
+   * terragrunt.stack.hcl} under its path) in the merge's head, nor in its base: a merge that
+   * deletes an account's last units still deploys their destroys.
    *
    * @param head the merge's head, whose top-level directories the message lists
    * @param base the revision the merge is deployed from

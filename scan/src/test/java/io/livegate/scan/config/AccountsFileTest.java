@@ -72,21 +72,50 @@ class AccountsFileTest {
   }
 
   @Test
-  void unitBelongsToTheAccountWithTheLongestPathThatHoldsIt() {
+  void unitBelongsToTheAccountWhosePathHoldsIt() {
     Accounts accounts =
         parse(
             """
-            account "everything" { path = "" }
-            account "dev"        { path = "dev" }
-            account "dev_eu"     { path = "dev/eu" }
-            account "dev_euro"   { path = "dev/euro" }
+            account "dev_eu"   { path = "dev/eu" }
+            account "dev_euro" { path = "dev/euro" }
+            account "prod"     { path = "prod" }
             """);
 
     assertThat(accounts.accountOf("dev/eu/app")).map(Account::name).hasValue("dev_eu");
     assertThat(accounts.accountOf("dev/eu")).map(Account::name).hasValue("dev_eu");
-    assertThat(accounts.accountOf("dev/europe/app")).map(Account::name).hasValue("dev");
     assertThat(accounts.accountOf("dev/euro/app")).map(Account::name).hasValue("dev_euro");
-    assertThat(accounts.accountOf("development/app")).map(Account::name).hasValue("everything");
+    assertThat(accounts.accountOf("dev/europe/app")).isEmpty();
+  }
+
+  @Test
+  void accountPathInsideAnotherAccountsPathIsAnErrorNamingBoth() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    """
+                    account "dev"    { path = "dev" }
+                    account "dev_eu" { path = "dev/eu" }
+                    """))
+        .isInstanceOf(InvalidAccountsConfig.class)
+        .hasMessage(
+            "livegate.hcl: account \"dev_eu\" (path 'dev/eu') lies inside account \"dev\" (path"
+                + " 'dev'): a unit under 'dev/eu' would belong to both. Give each account a path of"
+                + " its own (move \"dev\" to sibling directories of 'dev/eu')");
+  }
+
+  @Test
+  void anAccountOfTheWholeRepositoryBesideAnotherIsAnError() {
+    assertThatThrownBy(
+            () ->
+                parse(
+                    """
+                    account "everything" { path = "" }
+                    account "prod"       { path = "prod" }
+                    """))
+        .isInstanceOf(InvalidAccountsConfig.class)
+        .hasMessageContaining(
+            "account \"prod\" (path 'prod') lies inside account \"everything\" (path '', the"
+                + " whole repository)");
   }
 
   @Test
