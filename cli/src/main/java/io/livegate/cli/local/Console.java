@@ -1,6 +1,5 @@
 package io.livegate.cli.local;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.livegate.core.Html;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
@@ -14,8 +13,6 @@ import io.livegate.core.runner.ExecutionLogs;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteStore;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -146,37 +143,25 @@ public final class Console {
   }
 
   /** Answers a request with the page it asks for. */
-  public void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      if (!exchange.getRequestMethod().equals("GET")) {
-        exchange.getResponseHeaders().add("Allow", "GET");
-        send(
-            exchange,
-            new Response(405, "text/plain; charset=utf-8", "the console only reads\n", false));
-        return;
-      }
-      String query = exchange.getRequestURI().getRawQuery();
-      send(exchange, render(exchange.getRequestURI().getPath(), "fragment=1".equals(query)));
+  public WebServer.Reply answer(WebServer.Request request) {
+    if (!request.method().equals("GET")) {
+      return reply(
+              new Response(405, "text/plain; charset=utf-8", "the console only reads\n", false))
+          .with("Allow", "GET");
     }
+    return reply(render(request.path(), "fragment=1".equals(request.rawQuery())));
   }
 
-  /** Sends {@code response} with the console's headers. */
-  public static void send(HttpExchange exchange, Response response) throws IOException {
-    byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().add("Content-Type", response.contentType());
-    exchange.getResponseHeaders().add("Cache-Control", "no-store");
-    exchange.getResponseHeaders().add("X-Livegate-Live", Boolean.toString(response.live()));
-    exchange
-        .getResponseHeaders()
-        .add(
+  /** {@code response} with the console's headers. */
+  public static WebServer.Reply reply(Response response) {
+    return WebServer.Reply.of(response.status(), response.contentType(), response.body())
+        .with("Cache-Control", "no-store")
+        .with("X-Livegate-Live", Boolean.toString(response.live()))
+        .with(
             "Content-Security-Policy",
             "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self';"
-                + " img-src 'self'; frame-ancestors 'none'");
-    exchange.getResponseHeaders().add("Referrer-Policy", "no-referrer");
-    exchange.sendResponseHeaders(response.status(), bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+                + " img-src 'self'; frame-ancestors 'none'")
+        .with("Referrer-Policy", "no-referrer");
   }
 
   private record Page(int status, String title, String main, boolean live) {}

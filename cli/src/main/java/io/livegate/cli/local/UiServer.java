@@ -1,12 +1,10 @@
 package io.livegate.cli.local;
 
-import com.sun.net.httpserver.HttpServer;
 import io.livegate.core.LivegateException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.concurrent.Executors;
 
 /**
  * {@code livegate ui}: the console of a state directory on its own, read-only, while or after a run
@@ -15,10 +13,10 @@ import java.util.concurrent.Executors;
  */
 public final class UiServer implements AutoCloseable {
   private final Path stateDirectory;
-  private final HttpServer server;
+  private final WebServer server;
   private StateReader reader;
 
-  private UiServer(Path stateDirectory, HttpServer server, StateReader reader) {
+  private UiServer(Path stateDirectory, WebServer server, StateReader reader) {
     this.stateDirectory = stateDirectory;
     this.server = server;
     this.reader = reader;
@@ -27,9 +25,11 @@ public final class UiServer implements AutoCloseable {
   /** Opens {@code stateDirectory} and serves its console on 127.0.0.1:{@code port}. */
   public static UiServer start(Path stateDirectory, int port) {
     StateReader reader = StateReader.open(stateDirectory);
-    HttpServer server;
+    WebServer server;
     try {
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+      server =
+          new WebServer(
+              new InetSocketAddress(InetAddress.getLoopbackAddress(), port), "livegate-ui");
     } catch (IOException e) {
       reader.close();
       throw new LivegateException(
@@ -41,39 +41,27 @@ public final class UiServer implements AutoCloseable {
           e);
     }
     UiServer ui = new UiServer(stateDirectory, server, reader);
-    server.setExecutor(
-        Executors.newFixedThreadPool(
-            4,
-            runnable -> {
-              Thread thread = new Thread(runnable, "livegate-ui");
-              thread.setDaemon(true);
-              return thread;
-            }));
-    server.createContext(
+    server.route(
         "/",
-        exchange -> {
-          try (exchange) {
-            if (!exchange.getRequestMethod().equals("GET")) {
-              exchange.getResponseHeaders().add("Allow", "GET");
-              Console.send(
-                  exchange,
-                  new Console.Response(
-                      405, "text/plain; charset=utf-8", "the console only reads\n", false));
-              return;
-            }
-            boolean fragment = "fragment=1".equals(exchange.getRequestURI().getRawQuery());
-            String path = exchange.getRequestURI().getPath();
+        request -> {
+          if (!request.method().equals("GET")) {
+            return Console.reply(
+                    new Console.Response(
+                        405, "text/plain; charset=utf-8", "the console only reads\n", false))
+                .with("Allow", "GET");
+          }
+          boolean fragment = "fragment=1".equals(request.rawQuery());
+          try {
             Console.Response response;
             try {
-              response = ui.console().render(path, fragment);
+              response = ui.console().render(request.path(), fragment);
             } catch (RuntimeException gone) {
               // The run whose metadb this read through has ended: open the directory again.
-              response = ui.reopen().render(path, fragment);
+              response = ui.reopen().render(request.path(), fragment);
             }
-            Console.send(exchange, response);
+            return Console.reply(response);
           } catch (RuntimeException e) {
-            Console.send(
-                exchange,
+            return Console.reply(
                 new Console.Response(
                     500,
                     "text/plain; charset=utf-8",
@@ -81,12 +69,11 @@ public final class UiServer implements AutoCloseable {
                     false));
           }
         });
-    server.start();
     return ui;
   }
 
   public String baseUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return "http://127.0.0.1:" + server.port();
   }
 
   /** Whether it reads through the metadb of a run that holds the state directory. */
@@ -116,7 +103,7 @@ public final class UiServer implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    server.stop(0);
+    server.close();
     reader.close();
   }
 }

@@ -1,7 +1,5 @@
 package io.livegate.cli.local;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.livegate.core.Html;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.DeploymentStore;
@@ -16,9 +14,8 @@ import io.livegate.core.vote.VoteStore;
 import io.livegate.core.webhook.WebhookReceiver;
 import io.livegate.core.webhook.WebhookRequest;
 import io.livegate.core.webhook.WebhookResponse;
+import io.livegate.core.webhook.WebhookSignature;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +24,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 
 /**
@@ -36,28 +32,15 @@ import java.util.function.LongSupplier;
  * vote. {@code GET /status} draws the current deployment. It binds to 127.0.0.1 unless told
  * otherwise ({@code serve --listen}).
  *
- * <p>Slow or idle clients must not starve GitHub's deliveries or the votes: the JDK server reads
- * each request in a thread of its pool from the moment the connection is accepted, so the pool has
- * {@value #THREADS} threads, and a request that takes longer than {@value #MAX_REQUEST_SECONDS} s
- * to arrive, or a response longer than {@value #MAX_RESPONSE_SECONDS} s to leave, has its
- * connection closed. Bodies are read up to a bound ({@value #MAX_BODY} bytes, a webhook's {@link
- * WebhookReceiver#MAX_BODY_BYTES}); the JDK bounds the number of headers (200).
+ * <p>Slow or idle clients and big bodies must not starve GitHub's deliveries or the votes: {@link
+ * WebServer} says how. A vote's form is read up to {@value #MAX_BODY} bytes, a webhook's body up to
+ * {@link WebhookReceiver#MAX_BODY_BYTES}, and a webhook request without a well-formed signature
+ * header is refused before its body is read.
  */
 public final class VoteServer implements AutoCloseable {
   private static final int MAX_BODY = 16 * 1024;
-  private static final int THREADS = 256;
-  private static final int MAX_REQUEST_SECONDS = 10;
-  private static final int MAX_RESPONSE_SECONDS = 60;
 
-  static {
-    // The JDK server reads its limits once, from system properties, when it is first used.
-    System.getProperties()
-        .putIfAbsent("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
-    System.getProperties()
-        .putIfAbsent("sun.net.httpserver.maxRspTime", Integer.toString(MAX_RESPONSE_SECONDS));
-  }
-
-  private final HttpServer server;
+  private final WebServer server;
   private final VoteLinks links;
   private final VoteDesk desk;
   private final ExecutionStore executions;
@@ -113,7 +96,7 @@ public final class VoteServer implements AutoCloseable {
     this.votes = records.votes();
     this.currentDeployment = currentDeployment;
     try {
-      server = HttpServer.create(new InetSocketAddress(address, listen.port()), 0);
+      server = new WebServer(new InetSocketAddress(address, listen.port()), "livegate-http");
     } catch (java.net.BindException e) {
       throw new LivegateException(
           "cannot listen on "
@@ -134,36 +117,41 @@ public final class VoteServer implements AutoCloseable {
               + e.getMessage(),
           e);
     }
-    server.setExecutor(
-        Executors.newFixedThreadPool(
-            THREADS,
-            runnable -> {
-              Thread thread = new Thread(runnable, "livegate-http");
-              thread.setDaemon(true);
-              return thread;
-            }));
-    server.createContext(VoteDesk.PATH, this::vote);
-    server.createContext("/status", this::status);
-    server.createContext(
-        "/",
-        exchange -> {
-          Console shown = console;
-          if (shown != null) {
-            shown.handle(exchange);
-          } else if (exchange.getRequestURI().getPath().equals("/")) {
-            exchange.getResponseHeaders().add("Location", "/status");
-            exchange.sendResponseHeaders(302, -1);
-            exchange.close();
-          } else {
-            send(exchange, VoteDesk.page(404, "Not found", "<p>There is nothing here.</p>"));
+    server.route(
+        VoteDesk.PATH,
+        new WebServer.Route() {
+          @Override
+          public int maxBody() {
+            return MAX_BODY;
+          }
+
+          @Override
+          public WebServer.Reply tooLarge() {
+            return reply(VoteDesk.page(413, "Too large", "<p>That request is too large.</p>"));
+          }
+
+          @Override
+          public WebServer.Reply answer(WebServer.Request request) {
+            return vote(request);
           }
         });
-    server.start();
+    server.route("/status", request -> status());
+    server.route(
+        "/",
+        request -> {
+          Console shown = console;
+          if (shown != null) {
+            return shown.answer(request);
+          } else if (request.path().equals("/")) {
+            return new WebServer.Reply(302, Map.of("Location", "/status"), new byte[0]);
+          }
+          return reply(VoteDesk.page(404, "Not found", "<p>There is nothing here.</p>"));
+        });
     this.baseUrl =
         listen
             .publicUrl()
             .map(url -> url.replaceAll("/+$", ""))
-            .orElseGet(() -> "http://" + host(address) + ":" + server.getAddress().getPort());
+            .orElseGet(() -> "http://" + host(address) + ":" + server.port());
   }
 
   private static String host(InetAddress address) {
@@ -190,32 +178,50 @@ public final class VoteServer implements AutoCloseable {
    * receiver's status and line.
    */
   public void webhook(WebhookReceiver receiver) {
-    server.createContext(
+    server.route(
         "/webhook",
-        exchange -> {
-          try (exchange) {
-            WebhookResponse response;
-            if (!exchange.getRequestMethod().equals("POST")) {
-              response = new WebhookResponse(405, "refused: the webhook takes POST");
-            } else {
-              Map<String, String> headers = new HashMap<>();
-              exchange
-                  .getRequestHeaders()
-                  .forEach((name, values) -> headers.put(name, values.get(0)));
-              byte[] body =
-                  exchange.getRequestBody().readNBytes(WebhookReceiver.MAX_BODY_BYTES + 1);
-              try {
-                response = receiver.receive(new WebhookRequest(headers, body));
-              } catch (RuntimeException e) {
-                response = new WebhookResponse(503, "not handled: " + e.getMessage());
-              }
+        new WebServer.Route() {
+          @Override
+          public int maxBody() {
+            return WebhookReceiver.MAX_BODY_BYTES;
+          }
+
+          @Override
+          public WebServer.Reply tooLarge() {
+            return text(new WebhookResponse(413, "refused: the body is over 25 MB"));
+          }
+
+          @Override
+          public Optional<WebServer.Reply> early(WebServer.Request head) {
+            if (!head.method().equals("POST")) {
+              return Optional.of(text(new WebhookResponse(405, "refused: the webhook takes POST")));
             }
-            byte[] text = (response.body() + "\n").getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
-            exchange.sendResponseHeaders(response.status(), text.length);
-            exchange.getResponseBody().write(text);
+            // No memory is spent on a body whose signature cannot match: the receiver refuses
+            // the request as it would after reading it.
+            if (!WebhookSignature.wellFormed(head.header(WebhookSignature.HEADER).orElse(null))) {
+              return Optional.of(text(receive(receiver, head)));
+            }
+            return Optional.empty();
+          }
+
+          @Override
+          public WebServer.Reply answer(WebServer.Request request) {
+            return text(receive(receiver, request));
           }
         });
+  }
+
+  private static WebhookResponse receive(WebhookReceiver receiver, WebServer.Request request) {
+    try {
+      return receiver.receive(new WebhookRequest(request.headers(), request.body()));
+    } catch (RuntimeException e) {
+      return new WebhookResponse(503, "not handled: " + e.getMessage());
+    }
+  }
+
+  private static WebServer.Reply text(WebhookResponse response) {
+    return WebServer.Reply.of(
+        response.status(), "text/plain; charset=utf-8", response.body() + "\n");
   }
 
   /** The link a voter opens to vote {@code choice}. */
@@ -225,44 +231,32 @@ public final class VoteServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
   }
 
-  private void vote(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String method = exchange.getRequestMethod();
+  private WebServer.Reply vote(WebServer.Request request) {
+    try {
+      String method = request.method();
       if (method.equals("GET")) {
-        send(
-            exchange,
-            desk.confirm(
-                VoteDesk.form(exchange.getRequestURI().getRawQuery())
-                    .get(VoteDesk.TOKEN_PARAMETER)));
+        return reply(desk.confirm(VoteDesk.form(request.rawQuery()).get(VoteDesk.TOKEN_PARAMETER)));
       } else if (method.equals("POST")) {
-        byte[] body = readBody(exchange.getRequestBody());
-        if (body == null) {
-          send(exchange, VoteDesk.page(413, "Too large", "<p>That request is too large.</p>"));
-          return;
-        }
-        send(
-            exchange,
+        return reply(
             desk.record(
-                VoteDesk.form(new String(body, StandardCharsets.UTF_8))
+                VoteDesk.form(new String(request.body(), StandardCharsets.UTF_8))
                     .get(VoteDesk.TOKEN_PARAMETER)));
-      } else {
-        exchange.getResponseHeaders().add("Allow", "GET, POST");
-        send(exchange, VoteDesk.page(405, "Not allowed", "<p>Use the link from your email.</p>"));
       }
+      return reply(VoteDesk.page(405, "Not allowed", "<p>Use the link from your email.</p>"))
+          .with("Allow", "GET, POST");
     } catch (RuntimeException e) {
-      sendError(exchange, e);
+      return error(e);
     }
   }
 
-  private void status(HttpExchange exchange) throws IOException {
-    try (exchange) {
+  private WebServer.Reply status() {
+    try {
       long id = currentDeployment.getAsLong();
       if (id <= 0 || deployments.find(id).isEmpty()) {
-        send(exchange, VoteDesk.page(200, "No deployment", "<p>No deployment has run yet.</p>"));
-        return;
+        return reply(VoteDesk.page(200, "No deployment", "<p>No deployment has run yet.</p>"));
       }
       DeploymentView view = DeploymentView.of(id, deployments, executions, votes);
       Map<Long, String> states = new HashMap<>();
@@ -272,46 +266,33 @@ public final class VoteServer implements AutoCloseable {
                   executions
                       .flowState(execution.id())
                       .ifPresent(s -> states.put(execution.id(), s)));
-      send(exchange, 200, StatusPage.render(view, states));
+      return reply(200, StatusPage.render(view, states));
     } catch (RuntimeException e) {
-      sendError(exchange, e);
+      return error(e);
     }
   }
 
   /** An unexpected failure: a page that says what went wrong, never a stack trace. */
-  private static void sendError(HttpExchange exchange, RuntimeException e) throws IOException {
-    send(
-        exchange,
+  private static WebServer.Reply error(RuntimeException e) {
+    return reply(
         VoteDesk.page(
             500,
             "Something went wrong",
             "<p>" + Html.escape(String.valueOf(e.getMessage())) + "</p>"));
   }
 
-  private static void send(HttpExchange exchange, VoteDesk.Page page) throws IOException {
-    send(exchange, page.status(), page.html());
+  private static WebServer.Reply reply(VoteDesk.Page page) {
+    return reply(page.status(), page.html());
   }
 
-  private static void send(HttpExchange exchange, int status, String html) throws IOException {
-    byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
-    exchange.getResponseHeaders().add("Cache-Control", "no-store");
-    exchange
-        .getResponseHeaders()
-        .add(
+  private static WebServer.Reply reply(int status, String html) {
+    return WebServer.Reply.of(status, "text/html; charset=utf-8", html)
+        .with("Cache-Control", "no-store")
+        .with(
             "Content-Security-Policy",
             "default-src 'none'; style-src 'unsafe-inline'; form-action 'self';"
-                + " frame-ancestors 'none'");
-    // a vote link's token must not leave in a Referer header
-    exchange.getResponseHeaders().add("Referrer-Policy", "no-referrer");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
-  }
-
-  private static byte[] readBody(InputStream in) throws IOException {
-    byte[] body = in.readNBytes(MAX_BODY + 1);
-    return body.length > MAX_BODY ? null : body;
+                + " frame-ancestors 'none'")
+        // a vote link's token must not leave in a Referer header
+        .with("Referrer-Policy", "no-referrer");
   }
 }

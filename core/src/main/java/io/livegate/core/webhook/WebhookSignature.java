@@ -21,11 +21,19 @@ public final class WebhookSignature {
 
   /** Whether {@code header} is a well-formed signature of {@code body} under {@code secret}. */
   public static boolean valid(byte[] secret, byte[] body, String header) {
-    if (header == null || !FORMAT.matcher(header).matches() || secret.length == 0) {
+    if (!wellFormed(header) || secret.length == 0) {
       return false;
     }
     byte[] claimed = HexFormat.of().parseHex(header.substring(PREFIX.length()));
     return MessageDigest.isEqual(hmac(secret, body), claimed);
+  }
+
+  /**
+   * Whether {@code header} has the form of a signature: when it has not, no body can match it, so a
+   * server can refuse the request before reading the body.
+   */
+  public static boolean wellFormed(String header) {
+    return header != null && FORMAT.matcher(header).matches();
   }
 
   /** The header value GitHub sends for {@code body}: what tests and the fuzzer sign with. */
