@@ -27,8 +27,14 @@ final class ChildJvm {
   private ChildJvm() {}
 
   static List<String> command(Class<?> main, List<String> arguments) {
+    return command(List.of(), main, arguments);
+  }
+
+  /** The command that runs {@code main} in a JVM with {@code options} (a heap size, say). */
+  static List<String> command(List<String> options, Class<?> main, List<String> arguments) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(options);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(main.getName());

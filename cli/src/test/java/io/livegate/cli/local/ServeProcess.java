@@ -30,11 +30,11 @@ final class ServeProcess implements AutoCloseable {
   private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
   private final String webhook;
 
-  private ServeProcess(List<String> arguments) throws IOException {
+  private ServeProcess(List<String> jvmOptions, List<String> arguments) throws IOException {
     List<String> serve = new ArrayList<>(List.of("serve"));
     serve.addAll(arguments);
     process =
-        new ProcessBuilder(ChildJvm.command(Livegate.class, serve))
+        new ProcessBuilder(ChildJvm.command(jvmOptions, Livegate.class, serve))
             .redirectErrorStream(true)
             .start();
     BufferedReader out =
@@ -100,7 +100,12 @@ final class ServeProcess implements AutoCloseable {
 
   /** Starts serve with {@code arguments} and waits until it serves its webhook. */
   static ServeProcess start(List<String> arguments) throws IOException {
-    return new ServeProcess(arguments);
+    return new ServeProcess(List.of(), arguments);
+  }
+
+  /** Starts serve in a JVM with {@code jvmOptions} (a heap size, say). */
+  static ServeProcess start(List<String> jvmOptions, List<String> arguments) throws IOException {
+    return new ServeProcess(jvmOptions, arguments);
   }
 
   /**
@@ -187,6 +192,11 @@ final class ServeProcess implements AutoCloseable {
 
   boolean isAlive() {
     return process.isAlive();
+  }
+
+  /** The URL serve takes GitHub's deliveries at. */
+  String webhook() {
+    return webhook;
   }
 
   /** Stops serve (kill -9) and waits until it is gone, its state directory free again. */

@@ -15,8 +15,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -34,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Clients that connect and then send nothing, or half a request, must not starve GitHub's
  * deliveries or the votes: a functional check, not a benchmark. A server they starve answers only
- * once it has cut them (after {@code sun.net.httpserver.maxReqTime}); so the check is that the
+ * once it has cut them (the JDK server did, after its {@code maxReqTime}); so the check is that the
  * answers come while every slow connection is still held open, however long a loaded machine takes.
+ * {@code ServerUnderLoadTest} does the same with 2,000 of them and big bodies besides.
  */
 class SlowClientsTest {
   private static final int HELD = 50;
@@ -89,7 +88,7 @@ class SlowClientsTest {
         HttpResponse<String> vote = VoteClient.confirm(server.baseUrl() + "/vote?t=forged");
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         for (Socket socket : held) {
-          assertThat(stillOpen(socket))
+          assertThat(ServerLoad.stillOpen(socket))
               .as("the answers came while the slow connections were held (after %s)", took)
               .isTrue();
         }
@@ -121,18 +120,6 @@ class SlowClientsTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
-    }
-  }
-
-  /** Whether the server has not closed {@code socket}: a read waits rather than ending. */
-  private static boolean stillOpen(Socket socket) throws IOException {
-    socket.setSoTimeout(1);
-    try {
-      return socket.getInputStream().read() != -1;
-    } catch (SocketTimeoutException waiting) {
-      return true;
-    } catch (SocketException closed) {
-      return false;
     }
   }
 }
