@@ -1,6 +1,8 @@
 package io.livegate.cli.bench;
 
 import io.livegate.cli.local.ServerLoad;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,25 +44,44 @@ public final class ServerLoadBenchmark {
         Thread.sleep(50);
       }
       System.out.printf(
-          "load on: %d slow connections opened, every big-body client answered twice after %d ms%n",
-          ServerLoad.IDLE, (System.nanoTime() - start) / 1_000_000);
-      List<Long> loadedDelivery = timed(runs, load::ping, 200);
-      List<Long> loadedVote = timed(runs, load::vote, 403);
-      int open = load.idleStillOpen();
+          "load on: %d slow connections opened and %d big bodies answered after %d ms%n",
+          ServerLoad.IDLE, load.bigAnswered(), (System.nanoTime() - start) / 1_000_000);
+      if (!load.serveAlive()) {
+        String log = load.serveLog();
+        System.out.println(
+            "serve ended under the load; the end of its output:\n"
+                + log.substring(Math.max(0, log.length() - 2000)));
+        System.exit(1);
+      }
+      List<Long> loadedDelivery;
+      List<Long> loadedVote;
+      try {
+        loadedDelivery = timed(runs, load::ping, 200);
+        loadedVote = timed(runs, load::vote, 403);
+      } catch (IOException | UncheckedIOException e) {
+        System.out.println("under load a request failed: " + e);
+        printServe(load);
+        System.exit(1);
+        return;
+      }
       System.out.println("ms per request, " + runs + " runs each (median / max):");
       print("signed delivery (ping), idle server (baseline)", idleDelivery);
       print("signed delivery (ping), under load", loadedDelivery);
       print("vote answer (POST /vote, 403), idle server (baseline)", idleVote);
       print("vote answer (POST /vote, 403), under load", loadedVote);
-      System.out.println(
-          "slow connections still open at the end: " + open + " of " + ServerLoad.IDLE);
-      System.out.println("big unsigned bodies answered, by status: " + load.bigAnswers());
-      System.out.println(
-          "serve (-Xmx512m -XX:+ExitOnOutOfMemoryError) still running: "
-              + load.serveAlive()
-              + "; OutOfMemoryError in its output: "
-              + load.serveLog().contains("OutOfMemoryError"));
+      printServe(load);
     }
+  }
+
+  private static void printServe(ServerLoad load) throws IOException {
+    System.out.println(
+        "slow connections still open: " + load.idleStillOpen() + " of " + ServerLoad.IDLE);
+    System.out.println("big unsigned bodies answered, by status: " + load.bigAnswers());
+    System.out.println(
+        "serve (-Xmx512m -XX:+ExitOnOutOfMemoryError) still running: "
+            + load.serveAlive()
+            + "; OutOfMemoryError in its output: "
+            + load.serveLog().contains("OutOfMemoryError"));
   }
 
   private static List<Long> timed(int runs, Callable<HttpResponse<String>> request, int status)

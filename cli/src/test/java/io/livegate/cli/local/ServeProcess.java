@@ -126,11 +126,16 @@ final class ServeProcess implements AutoCloseable {
   /** Posts {@code payload} to {@code webhook} as GitHub does. */
   static HttpResponse<String> deliver(String webhook, ObjectNode payload, String delivery)
       throws IOException, InterruptedException {
-    byte[] body = Webhooks.bytes(payload);
+    return deliver(webhook, "pull_request", Webhooks.bytes(payload), delivery);
+  }
+
+  /** Posts {@code body} to {@code webhook} as GitHub does, as {@code event}. */
+  static HttpResponse<String> deliver(String webhook, String event, byte[] body, String delivery)
+      throws IOException, InterruptedException {
     return HttpClient.newHttpClient()
         .send(
             HttpRequest.newBuilder(URI.create(webhook))
-                .header("X-GitHub-Event", "pull_request")
+                .header("X-GitHub-Event", event)
                 .header("X-GitHub-Delivery", delivery)
                 .header(
                     "X-Hub-Signature-256",

@@ -3,8 +3,6 @@ package io.livegate.cli.local;
 import com.sun.management.UnixOperatingSystemMXBean;
 import io.livegate.cli.example.ExampleRepo;
 import io.livegate.core.webhook.WebhookReceiver;
-import io.livegate.core.webhook.WebhookSignature;
-import io.livegate.sql.testing.Webhooks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,8 +11,6 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -40,7 +36,6 @@ public final class ServerLoad implements AutoCloseable {
   private static final int TRICKLE_SECONDS = 5;
   private static final List<String> HEAP = List.of("-Xmx512m", "-XX:+ExitOnOutOfMemoryError");
   private static final byte[] CHUNK = new byte[64 * 1024];
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private final ServeProcess serve;
   private final URI base;
@@ -126,17 +121,8 @@ public final class ServerLoad implements AutoCloseable {
   public HttpResponse<String> ping() throws IOException, InterruptedException {
     byte[] body =
         "{\"zen\":\"Design for failure.\",\"hook_id\":1}".getBytes(StandardCharsets.UTF_8);
-    return HTTP.send(
-        HttpRequest.newBuilder(base.resolve("/webhook"))
-            .header("X-GitHub-Event", "ping")
-            .header("X-GitHub-Delivery", UUID.randomUUID().toString())
-            .header(
-                "X-Hub-Signature-256",
-                WebhookSignature.sign(WebhookSignature.secret(Webhooks.SECRET), body))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return ServeProcess.deliver(
+        base.resolve("/webhook").toString(), "ping", body, UUID.randomUUID().toString());
   }
 
   /** A voter's answer: the confirm page's POST, here of a link serve never sent. */

@@ -27,7 +27,7 @@ class ServerUnderLoadTest {
     try (ServerLoad load = ServerLoad.serve(dir)) {
       assertThat(load.ping().statusCode()).isEqualTo(200);
       load.press();
-      // every sender has had a body answered: the big bodies are really in flight
+      // twice as many big bodies answered as there are senders: the load is really on
       while (load.bigAnswered() < 2 * ServerLoad.BIG && load.serveAlive()) {
         Thread.sleep(50);
       }
