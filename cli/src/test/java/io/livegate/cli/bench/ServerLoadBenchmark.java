@@ -1,6 +1,7 @@
 package io.livegate.cli.bench;
 
 import io.livegate.cli.local.ServerLoad;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * How long a signed delivery (GitHub's {@code ping}) and a vote answer take on {@code livegate
@@ -30,6 +32,16 @@ public final class ServerLoadBenchmark {
       }
     }
     Path dir = Files.createTempDirectory("server-load-bench");
+    try {
+      run(dir, runs);
+    } finally {
+      try (Stream<Path> tree = Files.walk(dir)) {
+        tree.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+      }
+    }
+  }
+
+  private static void run(Path dir, int runs) throws Exception {
     try (ServerLoad load = ServerLoad.serve(dir)) {
       // warm-up: class loading and JIT of both paths, not measured
       for (int i = 0; i < 5; i++) {
@@ -51,7 +63,7 @@ public final class ServerLoadBenchmark {
         System.out.println(
             "serve ended under the load; the end of its output:\n"
                 + log.substring(Math.max(0, log.length() - 2000)));
-        System.exit(1);
+        throw new IllegalStateException("serve ended under the load");
       }
       List<Long> loadedDelivery;
       List<Long> loadedVote;
@@ -61,8 +73,7 @@ public final class ServerLoadBenchmark {
       } catch (IOException | UncheckedIOException e) {
         System.out.println("under load a request failed: " + e);
         printServe(load);
-        System.exit(1);
-        return;
+        throw new IllegalStateException("a request under the load failed", e);
       }
       System.out.println("ms per request, " + runs + " runs each (median / max):");
       print("signed delivery (ping), idle server (baseline)", idleDelivery);
