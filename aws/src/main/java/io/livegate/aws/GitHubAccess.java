@@ -5,6 +5,7 @@ import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.drift.DriftIssues;
 import io.livegate.core.pr.PlanComments;
+import io.livegate.github.GitHubApp;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubComments;
 import io.livegate.github.GitHubIssues;
@@ -23,8 +24,11 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * default {@code https://api.github.com}; a GitHub Enterprise Server's is {@code
  * https://HOST/api/v3}) and a token from Secrets Manager ({@value
  * RuntimeContract.GitHub#TOKEN_SECRET}) or from an SSM SecureString parameter ({@value
- * #TOKEN_PARAMETER}). The token is read on first use, never while a Lambda initialises. Without a
- * token, statuses are logged.
+ * RuntimeContract.GitHub#TOKEN_PARAMETER}). The secret or parameter holds a token, or a GitHub
+ * App's JSON (app id, installation id, private key; docs/github-app.md), whose installation tokens
+ * are then minted, limited to the live repository ({@value RuntimeContract.Webhook#REPOSITORY}) and
+ * renewed before they expire ({@link GitHubApp#tokens}). It is read on first use, never while a
+ * Lambda initialises. Without it, statuses are logged.
  */
 public final class GitHubAccess {
   private final Optional<Supplier<String>> token;
@@ -50,18 +54,38 @@ public final class GitHubAccess {
               + RuntimeContract.GitHub.TOKEN_PARAMETER
               + ", not both");
     }
-    Optional<Supplier<String>> token = Optional.empty();
+    URI apiUrl = apiUrl(environment);
+    Optional<String> repository =
+        Optional.of(Env.optional(environment, RuntimeContract.Webhook.REPOSITORY, ""))
+            .filter(name -> !name.isEmpty());
+    Optional<Supplier<Supplier<String>>> tokens = Optional.empty();
     if (!secret.isEmpty()) {
-      token = Optional.of(() -> secrets.text(secret));
+      tokens =
+          Optional.of(
+              Secrets.memoize(
+                  () ->
+                      GitHubApp.tokens(
+                          secrets.text(secret), apiUrl, repository, "the secret " + secret)));
     } else if (!parameter.isEmpty()) {
-      token = Optional.of(Secrets.memoize(() -> parameter(ssm.get(), parameter)));
+      tokens =
+          Optional.of(
+              Secrets.memoize(
+                  () ->
+                      GitHubApp.tokens(
+                          parameter(ssm.get(), parameter),
+                          apiUrl,
+                          repository,
+                          "the SSM parameter " + parameter)));
     }
-    return new GitHubAccess(token, apiUrl(environment));
+    return new GitHubAccess(tokens.map(source -> () -> source.get().get()), apiUrl);
   }
 
-  /** The token for HTTPS clones and API calls; read now. Empty when none is configured. */
-  public Optional<String> token() {
-    return token.map(Supplier::get);
+  /**
+   * The token for HTTPS clones and API calls, asked for at each use (an App's installation token is
+   * renewed); empty when none is configured.
+   */
+  public Optional<Supplier<String>> token() {
+    return token;
   }
 
   /** Statuses on GitHub, or in the log when no token is configured. */

@@ -13,9 +13,11 @@ import io.livegate.core.pr.PlanComments;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.core.webhook.WebhookSignature;
+import io.livegate.github.GitHubApp;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubComments;
 import io.livegate.github.GitHubStatuses;
+import io.livegate.github.InstallationTokens;
 import io.livegate.scan.config.AccountCoverage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -27,6 +29,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -117,6 +120,25 @@ final class ServeCli implements Callable<Integer> {
   private Path githubTokenFile;
 
   @Option(
+      names = "--github-app-id",
+      paramLabel = "ID",
+      description =
+          "Act as this GitHub App (its client ID or App ID) instead of a token: with --github-app-installation-id and --github-app-key-file (docs/github-app.md).")
+  private String githubAppId;
+
+  @Option(
+      names = "--github-app-installation-id",
+      paramLabel = "N",
+      description = "The GitHub App's installation on the live repository's owner.")
+  private Long githubAppInstallationId;
+
+  @Option(
+      names = "--github-app-key-file",
+      paramLabel = "FILE",
+      description = "The GitHub App's private key, the PEM file GitHub downloads.")
+  private Path githubAppKeyFile;
+
+  @Option(
       names = "--lock-scope",
       paramLabel = "repo|units",
       defaultValue = "repo",
@@ -150,7 +172,7 @@ final class ServeCli implements Callable<Integer> {
                     () ->
                         new LivegateException(
                             "livegate serve needs the webhook secret: --webhook-secret-file or LIVEGATE_WEBHOOK_SECRET")));
-    Optional<String> token = secret(githubTokenFile, environment.get("LIVEGATE_GITHUB_TOKEN"));
+    Optional<Supplier<String>> token = githubToken(environment, served);
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
       wiring.drainOnSignals(local.gracePeriod, line -> log(out, line));
       VoteServer server =
@@ -166,7 +188,7 @@ final class ServeCli implements Callable<Integer> {
               local.port,
               Map.of("TF_IN_AUTOMATION", "1"));
       Optional<GitHubClient> github =
-          token.map(value -> GitHubClient.create(githubApiUrl, () -> value));
+          token.map(tokens -> GitHubClient.create(githubApiUrl, tokens));
       CommitStatusPublisher statuses =
           github
               .<CommitStatusPublisher>map(
@@ -229,6 +251,34 @@ final class ServeCli implements Callable<Integer> {
               + "; give it with --repository OWNER/NAME");
     }
     return matcher.group(1);
+  }
+
+  /**
+   * A GitHub App's installation tokens, when its three options are given; else the token from
+   * {@code --github-token-file} or LIVEGATE_GITHUB_TOKEN; else none.
+   */
+  private Optional<Supplier<String>> githubToken(Map<String, String> environment, String served) {
+    boolean app =
+        githubAppId != null || githubAppInstallationId != null || githubAppKeyFile != null;
+    if (!app) {
+      return secret(githubTokenFile, environment.get("LIVEGATE_GITHUB_TOKEN"))
+          .map(value -> () -> value);
+    }
+    if (githubAppId == null || githubAppInstallationId == null || githubAppKeyFile == null) {
+      throw new LivegateException(
+          "a GitHub App needs all of --github-app-id, --github-app-installation-id and"
+              + " --github-app-key-file");
+    }
+    if (githubTokenFile != null) {
+      throw new LivegateException(
+          "give a GitHub App or --github-token-file, not both: the App's tokens replace the token");
+    }
+    String key =
+        secret(githubAppKeyFile, null)
+            .orElseThrow(() -> new LivegateException(githubAppKeyFile + " is empty"));
+    GitHubApp githubApp =
+        GitHubApp.of(githubAppId, githubAppInstallationId, key, githubAppKeyFile.toString());
+    return Optional.of(InstallationTokens.create(githubApp, githubApiUrl, Optional.of(served)));
   }
 
   private static Optional<String> secret(Path file, String variable) {

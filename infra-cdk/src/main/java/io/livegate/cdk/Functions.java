@@ -169,7 +169,6 @@ public final class Functions extends Construct {
     Map<String, String> webhookEnvironment = engineEnvironment();
     webhookEnvironment.put(
         RuntimeContract.Webhook.WEBHOOK_SECRET, props.secrets().webhookSecret().getSecretArn());
-    webhookEnvironment.put(RuntimeContract.Webhook.REPOSITORY, config.repository());
     // It hands the commit statuses it holds back while answering GitHub to the trigger.
     webhookEnvironment.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, triggerLiveArn(stack));
     webhookEnvironment.put(RuntimeContract.Webhook.TRUNK, config.trunk());
@@ -331,7 +330,7 @@ public final class Functions extends Construct {
 
   /**
    * What AwsEngine reads, which the webhook, the trigger and admin build: the metadb, the deploy
-   * flow, the merge lock, create-deploy-stack on ECS and the GitHub token.
+   * flow, the merge lock, create-deploy-stack on ECS, the GitHub token and the repository.
    */
   private Map<String, String> engineEnvironment() {
     LivegateConfig config = props.config();
@@ -350,6 +349,8 @@ public final class Functions extends Construct {
         props.tasks().createDeployStack().getTaskDefinitionArn());
     environment.put(
         RuntimeContract.GitHub.TOKEN_SECRET, props.secrets().githubToken().getSecretArn());
+    // The repository the webhook serves, and the one a GitHub App's tokens are limited to.
+    environment.put(RuntimeContract.Webhook.REPOSITORY, config.repository());
     return environment;
   }
 }

@@ -313,13 +313,17 @@ public final class Tasks extends Construct {
     return environment;
   }
 
-  /** What every task reads: the region, the repository to clone and the GitHub token. */
+  /**
+   * What every task reads: the region, the repository to clone, the GitHub token (or App) and the
+   * repository's name, which a GitHub App's tokens are limited to.
+   */
   private Map<String, String> commonEnvironment() {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put("AWS_REGION", Aws.REGION);
     environment.put(RuntimeContract.Tasks.REPO_URL, props.config().repositoryUrl());
     environment.put(
         RuntimeContract.GitHub.TOKEN_SECRET, props.secrets().githubToken().getSecretArn());
+    environment.put(RuntimeContract.Webhook.REPOSITORY, props.config().repository());
     return environment;
   }
 

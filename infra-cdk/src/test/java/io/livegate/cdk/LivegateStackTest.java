@@ -623,7 +623,8 @@ class LivegateStackTest {
               RuntimeContract.Engine.FAILURE_POLICY,
               RuntimeContract.Engine.RUNNER,
               RuntimeContract.Scan.TASK_DEFINITION,
-              RuntimeContract.GitHub.TOKEN_SECRET));
+              RuntimeContract.GitHub.TOKEN_SECRET,
+              RuntimeContract.Webhook.REPOSITORY));
 
   /** What every task reads. */
   private static final Set<String> TASK =
@@ -631,6 +632,7 @@ class LivegateStackTest {
           "AWS_REGION",
           RuntimeContract.Tasks.REPO_URL,
           RuntimeContract.GitHub.TOKEN_SECRET,
+          RuntimeContract.Webhook.REPOSITORY,
           RuntimeContract.Tasks.LOG_URL);
 
   @SafeVarargs

@@ -65,13 +65,14 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
 
   /**
    * @param github posts commit statuses (GitHub's API, or the log when no token is configured)
-   * @param checkoutToken a token for HTTPS clones of {@code repositoryUrl}; empty for none
+   * @param checkoutToken a token for HTTPS clones of {@code repositoryUrl}, asked for at each
+   *     clone; empty for none
    */
   public LocalPipeline(
       LocalWiring wiring,
       Settings settings,
       CommitStatusPublisher github,
-      java.util.Optional<String> checkoutToken,
+      java.util.Optional<java.util.function.Supplier<String>> checkoutToken,
       Consumer<String> log) {
     this.wiring = wiring;
     this.settings = settings;

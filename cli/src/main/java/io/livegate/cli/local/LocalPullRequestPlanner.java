@@ -33,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -45,14 +46,14 @@ import java.util.stream.Stream;
 public final class LocalPullRequestPlanner implements PullRequestPlanner, AutoCloseable {
   /**
    * @param repositoryUrl what to clone: a URL or a local path
-   * @param cloneToken a GitHub token for HTTPS clones; empty for none
+   * @param cloneToken a GitHub token for HTTPS clones, asked for at each clone; empty for none
    * @param parallelism unit plans at once
    * @param planForks whether pull requests from forks are planned
    * @param runnerEnvironment what terraform or terragrunt get in their environment
    */
   public record Settings(
       String repositoryUrl,
-      Optional<String> cloneToken,
+      Optional<Supplier<String>> cloneToken,
       Accounts accounts,
       RunnerArgv runner,
       int parallelism,

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.ResetCommand;
 import org.eclipse.jgit.api.errors.GitAPIException;
@@ -28,12 +29,13 @@ public final class Checkout {
   private static final RefSpec BRANCHES = new RefSpec("+refs/heads/*:refs/remotes/origin/*");
 
   private final String repositoryUrl;
-  private final Optional<String> token;
+  private final Optional<Supplier<String>> token;
 
   /**
-   * @param token a GitHub token for HTTPS clones, sent as the x-access-token user; empty for none
+   * @param token a GitHub token for HTTPS clones, sent as the x-access-token user and asked for at
+   *     each clone or fetch (a GitHub App's installation token is renewed hourly); empty for none
    */
-  public Checkout(String repositoryUrl, Optional<String> token) {
+  public Checkout(String repositoryUrl, Optional<Supplier<String>> token) {
     this.repositoryUrl = repositoryUrl;
     this.token = token;
   }
@@ -137,7 +139,7 @@ public final class Checkout {
 
   private CredentialsProvider credentials() {
     return token
-        .map(t -> new UsernamePasswordCredentialsProvider("x-access-token", t))
+        .map(t -> new UsernamePasswordCredentialsProvider("x-access-token", t.get()))
         .orElse(null);
   }
 

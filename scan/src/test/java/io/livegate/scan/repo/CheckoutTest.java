@@ -59,7 +59,8 @@ class CheckoutTest {
       TestRepo repo = TestRepo.create(dir.resolve("live"));
       repo.write("app/main.tf", "first\n");
       String first = repo.commit("first");
-      Checkout checkout = new Checkout(repo.root().toString(), Optional.of("ghs_livegates-token"));
+      Checkout checkout =
+          new Checkout(repo.root().toString(), Optional.of(() -> "ghs_livegates-token"));
       Path workspace = checkout.at(dir.resolve("workspace"), first);
       // what the deployed code does in the workspace it runs in
       String server = "http://127.0.0.1:" + attacker.getAddress().getPort() + "/";

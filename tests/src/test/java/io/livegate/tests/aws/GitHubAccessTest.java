@@ -2,6 +2,8 @@ package io.livegate.tests.aws;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matching;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
@@ -9,6 +11,7 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMoc
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.livegate.aws.AwsClients;
 import io.livegate.aws.AwsSettings;
@@ -18,7 +21,9 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.tests.moto.MotoServer;
+import java.security.KeyPairGenerator;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,8 +35,9 @@ import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.ssm.model.ParameterType;
 
 /**
- * From the entry point's environment to a status on GitHub: the token read from Secrets Manager or
- * an SSM SecureString in moto, sent to a WireMock stand-in for the API URL.
+ * From the entry point's environment to a status on GitHub: the token (or a GitHub App's
+ * credentials, traded for an installation token) read from Secrets Manager or an SSM SecureString
+ * in moto, sent to a WireMock stand-in for the API URL. GitHubAppTest checks the App's JWT itself.
  */
 @Tag("moto")
 class GitHubAccessTest {
@@ -43,6 +49,7 @@ class GitHubAccessTest {
 
   private static final String SHA = "0123456789abcdef0123456789abcdef01234567";
   private static final String STATUSES = "/repos/acme/live/statuses/" + SHA;
+  private static final String ACCESS_TOKENS = "/app/installations/4567/access_tokens";
 
   private final List<String> log = new ArrayList<>();
   private Map<String, String> environment;
@@ -73,6 +80,85 @@ class GitHubAccessTest {
         postRequestedFor(urlEqualTo(STATUSES))
             .withHeader("Authorization", equalTo("Bearer ghs_from_secret")));
     assertThat(log).isEmpty();
+  }
+
+  @Test
+  void aGitHubAppInTheSecretMintsAnInstallationTokenForTheRepositoryAndUsesItForTheStatus()
+      throws Exception {
+    KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+    generator.initialize(2048);
+    String pem =
+        "-----BEGIN PRIVATE KEY-----\n"
+            + Base64.getMimeEncoder()
+                .encodeToString(generator.generateKeyPair().getPrivate().getEncoded())
+            + "\n-----END PRIVATE KEY-----\n";
+    String app =
+        new ObjectMapper()
+            .createObjectNode()
+            .put("appId", "12345")
+            .put("installationId", 4567)
+            .put("privateKey", pem)
+            .toString();
+    try (SecretsManagerClient secrets = MOTO.client(SecretsManagerClient.builder())) {
+      environment.put(
+          RuntimeContract.GitHub.TOKEN_SECRET,
+          secrets.createSecret(r -> r.name("livegate/github").secretString(app)).arn());
+    }
+    environment.put(RuntimeContract.Webhook.REPOSITORY, "acme/live");
+    GITHUB.stubFor(
+        post(ACCESS_TOKENS)
+            .willReturn(
+                aResponse()
+                    .withStatus(201)
+                    .withHeader("Content-Type", "application/json")
+                    .withBody(
+                        """
+                        {"token": "ghs_16C7e42F292c6912E7710c838347Ae178B4a",
+                         "expires_at": "2099-07-11T22:14:10Z",
+                         "permissions": {"contents": "read", "statuses": "write",
+                                         "pull_requests": "write", "issues": "write"},
+                         "repository_selection": "selected"}
+                        """)));
+
+    GitHubAccess access = access();
+    access.statuses(log::add).publish("acme/live", SHA, "livegate/deploy", State.PENDING, "d", "");
+    access.statuses(log::add).publish("acme/live", SHA, "livegate/deploy", State.SUCCESS, "d", "");
+
+    assertThat(log).isEmpty();
+    GITHUB.verify(
+        1,
+        postRequestedFor(urlEqualTo(ACCESS_TOKENS))
+            .withHeader("Authorization", matching("Bearer [\\w-]+\\.[\\w-]+\\.[\\w-]+"))
+            .withRequestBody(matchingJsonPath("$.repositories[0]", equalTo("live"))));
+    GITHUB.verify(
+        2,
+        postRequestedFor(urlEqualTo(STATUSES))
+            .withHeader(
+                "Authorization", equalTo("Bearer ghs_16C7e42F292c6912E7710c838347Ae178B4a")));
+    assertThat(access.token().orElseThrow().get())
+        .isEqualTo("ghs_16C7e42F292c6912E7710c838347Ae178B4a");
+  }
+
+  @Test
+  void aGitHubAppSecretWithoutItsKeyIsAnErrorNamingTheSecret() {
+    String arn;
+    try (SecretsManagerClient secrets = MOTO.client(SecretsManagerClient.builder())) {
+      arn =
+          secrets
+              .createSecret(
+                  r ->
+                      r.name("livegate/github")
+                          .secretString("{\"appId\": \"12345\", \"installationId\": 4567}"))
+              .arn();
+    }
+    environment.put(RuntimeContract.GitHub.TOKEN_SECRET, arn);
+
+    assertThatThrownBy(() -> access().token().orElseThrow().get())
+        .isInstanceOf(LivegateException.class)
+        .hasMessage(
+            "the secret "
+                + arn
+                + " holds a GitHub App's JSON without privateKey (docs/github-app.md)");
   }
 
   @Test
