@@ -6,10 +6,12 @@ import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.drift.DriftIssues;
 import io.livegate.core.pr.PlanComments;
 import io.livegate.github.GitHubApp;
+import io.livegate.github.GitHubCheckRuns;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubComments;
 import io.livegate.github.GitHubIssues;
 import io.livegate.github.GitHubStatuses;
+import io.livegate.github.InstallationTokens;
 import io.livegate.statemachine.RuntimeContract;
 import java.net.URI;
 import java.util.Map;
@@ -31,11 +33,15 @@ import software.amazon.awssdk.services.ssm.SsmClient;
  * Lambda initialises. Without it, statuses are logged.
  */
 public final class GitHubAccess {
+  /** What the secret or parameter gives, read on first use: a token, or an App's tokens. */
+  private final Optional<Supplier<Supplier<String>>> tokens;
+
   private final Optional<Supplier<String>> token;
   private final URI apiUrl;
 
-  private GitHubAccess(Optional<Supplier<String>> token, URI apiUrl) {
-    this.token = token;
+  private GitHubAccess(Optional<Supplier<Supplier<String>>> tokens, URI apiUrl) {
+    this.tokens = tokens;
+    this.token = tokens.map(source -> () -> source.get().get());
     this.apiUrl = apiUrl;
   }
 
@@ -77,7 +83,7 @@ public final class GitHubAccess {
                           repository,
                           "the SSM parameter " + parameter)));
     }
-    return new GitHubAccess(tokens.map(source -> () -> source.get().get()), apiUrl);
+    return new GitHubAccess(tokens, apiUrl);
   }
 
   /**
@@ -88,11 +94,38 @@ public final class GitHubAccess {
     return token;
   }
 
-  /** Statuses on GitHub, or in the log when no token is configured. */
+  /**
+   * Statuses on GitHub: check runs when the credentials are a GitHub App's (only an App can write
+   * them), commit statuses for a token; in the log when nothing is configured. Which one is known
+   * only once the secret is read, so it is decided at the first status.
+   */
   public CommitStatusPublisher statuses(Consumer<String> log) {
-    return client()
-        .<CommitStatusPublisher>map(client -> new GitHubStatuses(client, log))
-        .orElseGet(() -> new LoggedStatuses(log));
+    if (tokens.isEmpty()) {
+      return new LoggedStatuses(log);
+    }
+    Supplier<Supplier<String>> source = tokens.get();
+    GitHubClient client = client().orElseThrow();
+    CommitStatusPublisher checkRuns = new GitHubCheckRuns(client, log);
+    CommitStatusPublisher statuses = new GitHubStatuses(client, log);
+    return (repository, sha, context, state, description, targetUrl) -> {
+      CommitStatusPublisher publisher;
+      try {
+        publisher = source.get() instanceof InstallationTokens ? checkRuns : statuses;
+      } catch (RuntimeException e) {
+        // As for a status GitHub refuses: unreadable credentials never fail a deployment.
+        log.accept(
+            "status "
+                + context
+                + " on "
+                + repository
+                + "@"
+                + sha
+                + " not posted: "
+                + e.getMessage());
+        return;
+      }
+      publisher.publish(repository, sha, context, state, description, targetUrl);
+    };
   }
 
   /** The pull request's plan comment; empty when no token is configured. */

@@ -29,7 +29,7 @@ public final class InstallationTokens implements Supplier<String> {
   public static final Map<String, String> PERMISSIONS =
       Map.of(
           "contents", "read",
-          "statuses", "write",
+          "checks", "write",
           "pull_requests", "write",
           "issues", "write");
 

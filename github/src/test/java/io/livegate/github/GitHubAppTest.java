@@ -78,7 +78,7 @@ class GitHubAppTest {
         .isEqualTo(
             Map.of(
                 "contents", "read",
-                "statuses", "write",
+                "checks", "write",
                 "pull_requests", "write",
                 "issues", "write"));
     assertThat(github.statusTokens).containsExactly("ghs_minted1");

@@ -2,11 +2,13 @@ package io.livegate.tests.aws;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.matching;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -50,6 +52,8 @@ class GitHubAccessTest {
   private static final String SHA = "0123456789abcdef0123456789abcdef01234567";
   private static final String STATUSES = "/repos/acme/live/statuses/" + SHA;
   private static final String ACCESS_TOKENS = "/app/installations/4567/access_tokens";
+  private static final String CHECK_RUNS = "/repos/acme/live/check-runs";
+  private static final String CHECK_RUNS_OF_SHA = "/repos/acme/live/commits/" + SHA + "/check-runs";
 
   private final List<String> log = new ArrayList<>();
   private Map<String, String> environment;
@@ -83,7 +87,7 @@ class GitHubAccessTest {
   }
 
   @Test
-  void aGitHubAppInTheSecretMintsAnInstallationTokenForTheRepositoryAndUsesItForTheStatus()
+  void aGitHubAppInTheSecretMintsAnInstallationTokenForTheRepositoryAndWritesCheckRunsWithIt()
       throws Exception {
     KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
     generator.initialize(2048);
@@ -115,10 +119,17 @@ class GitHubAccessTest {
                         """
                         {"token": "ghs_16C7e42F292c6912E7710c838347Ae178B4a",
                          "expires_at": "2099-07-11T22:14:10Z",
-                         "permissions": {"contents": "read", "statuses": "write",
+                         "permissions": {"contents": "read", "checks": "write",
                                          "pull_requests": "write", "issues": "write"},
                          "repository_selection": "selected"}
                         """)));
+
+    GITHUB.stubFor(
+        get(urlPathEqualTo(CHECK_RUNS_OF_SHA))
+            .willReturn(
+                aResponse().withStatus(200).withBody("{\"total_count\": 0, \"check_runs\": []}")));
+    GITHUB.stubFor(
+        post(CHECK_RUNS).willReturn(aResponse().withStatus(201).withBody("{\"id\": 4}")));
 
     GitHubAccess access = access();
     access.statuses(log::add).publish("acme/live", SHA, "livegate/deploy", State.PENDING, "d", "");
@@ -130,11 +141,13 @@ class GitHubAccessTest {
         postRequestedFor(urlEqualTo(ACCESS_TOKENS))
             .withHeader("Authorization", matching("Bearer [\\w-]+\\.[\\w-]+\\.[\\w-]+"))
             .withRequestBody(matchingJsonPath("$.repositories[0]", equalTo("live"))));
+    // As an App, livegate writes check runs, which no token can, instead of commit statuses.
     GITHUB.verify(
         2,
-        postRequestedFor(urlEqualTo(STATUSES))
+        postRequestedFor(urlEqualTo(CHECK_RUNS))
             .withHeader(
                 "Authorization", equalTo("Bearer ghs_16C7e42F292c6912E7710c838347Ae178B4a")));
+    GITHUB.verify(0, postRequestedFor(urlEqualTo(STATUSES)));
     assertThat(access.token().orElseThrow().get())
         .isEqualTo("ghs_16C7e42F292c6912E7710c838347Ae178B4a");
   }
