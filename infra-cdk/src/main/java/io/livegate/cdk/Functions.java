@@ -20,7 +20,6 @@ import software.amazon.awscdk.services.lambda.FunctionUrlOptions;
 import software.amazon.awscdk.services.lambda.destinations.SqsDestination;
 import software.amazon.awscdk.services.lambda.eventsources.SnsEventSource;
 import software.amazon.awscdk.services.ses.EmailIdentity;
-import software.amazon.awscdk.services.ses.Identity;
 import software.constructs.Construct;
 
 /**
@@ -46,6 +45,7 @@ public final class Functions extends Construct {
    * @param functionFactory builds each function
    * @param config the installation: repository, trunk, mail, the merge lock and the engine's
    *     settings
+   * @param mailFrom the SES identity vote and drift mail is sent from ({@link Mail})
    */
   public record Props(
       Metadb metadb,
@@ -53,7 +53,8 @@ public final class Functions extends Construct {
       Tasks tasks,
       Flow flow,
       FunctionFactory functionFactory,
-      LivegateConfig config) {}
+      LivegateConfig config,
+      EmailIdentity mailFrom) {}
 
   private final Props props;
   private final Stack stack;
@@ -74,10 +75,7 @@ public final class Functions extends Construct {
     this.props = props;
     this.stack = Stack.of(this);
     LivegateConfig config = props.config();
-    this.mailFrom =
-        EmailIdentity.Builder.create(stack, "MailFrom")
-            .identity(Identity.email(config.mailFrom()))
-            .build();
+    this.mailFrom = props.mailFrom();
     this.lockParameterArn =
         stack.formatArn(
             ArnComponents.builder()

@@ -56,6 +56,14 @@ import java.util.List;
  *     keeps them runnable when other functions use the account's concurrency (default 10; 0: none)
  * @param lockAlarmAfter how long the merge lock may be held before its alarm pages (default the
  *     approval timeout plus 6 hours: one unit's longest vote, plan and apply)
+ * @param mailDomain the domain of {@code mailFrom} (or a parent of it) to verify as an SES domain
+ *     identity with DKIM and a custom MAIL FROM domain ({@code mail.<mailDomain>}), so that vote
+ *     mail passes the DMARC policy of a real sender domain; {@code null} (default): only the
+ *     address {@code mailFrom} is verified
+ * @param vpcEndpoints whether a created VPC gets endpoints for S3 (gateway) and SSM, STS, Step
+ *     Functions, Secrets Manager, CloudWatch Logs and ECR (interface), so that AWS calls and image
+ *     pulls do not cross the NAT gateway (default false: each interface endpoint costs about $7 a
+ *     month per zone)
  */
 public record LivegateConfig(
     String repository,
@@ -91,7 +99,9 @@ public record LivegateConfig(
     Duration scanTimeout,
     Duration lockAlarmAfter,
     Duration roleSessionDuration,
-    int functionUrlConcurrency) {
+    int functionUrlConcurrency,
+    String mailDomain,
+    boolean vpcEndpoints) {
 
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
@@ -180,6 +190,8 @@ public record LivegateConfig(
     private String moduleSourcesHost = "https://github.com";
     private List<String> alarmEmails = List.of();
     private Duration scanTimeout = Duration.ofHours(1);
+    private String mailDomain;
+    private boolean vpcEndpoints;
     private Duration lockAlarmAfter;
     private Duration roleSessionDuration = Duration.ofHours(1);
     private int functionUrlConcurrency = 10;
@@ -356,6 +368,16 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder mailDomain(String mailDomain) {
+      this.mailDomain = mailDomain;
+      return this;
+    }
+
+    public Builder vpcEndpoints(boolean vpcEndpoints) {
+      this.vpcEndpoints = vpcEndpoints;
+      return this;
+    }
+
     /** The configuration, unchecked: call {@link LivegateConfig#validate}. */
     public LivegateConfig build() {
       return new LivegateConfig(
@@ -396,7 +418,9 @@ public record LivegateConfig(
               ? lockAlarmAfter
               : (approvalTimeout == null ? null : approvalTimeout.plusHours(6)),
           roleSessionDuration,
-          functionUrlConcurrency);
+          functionUrlConcurrency,
+          mailDomain,
+          vpcEndpoints);
     }
   }
 }

@@ -76,6 +76,8 @@ final class LivegateConfigJson {
     fields.duration("lockAlarmAfter").ifPresent(builder::lockAlarmAfter);
     fields.duration("roleSessionDuration").ifPresent(builder::roleSessionDuration);
     fields.whole("functionUrlConcurrency").ifPresent(builder::functionUrlConcurrency);
+    fields.text("mailDomain").ifPresent(builder::mailDomain);
+    fields.flag("vpcEndpoints").ifPresent(builder::vpcEndpoints);
     RunnerTools defaults = RunnerTools.DEFAULT;
     builder.tools(
         RunnerTools.of(

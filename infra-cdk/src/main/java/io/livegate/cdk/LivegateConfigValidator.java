@@ -2,6 +2,7 @@ package io.livegate.cdk;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -14,6 +15,8 @@ import java.util.regex.Pattern;
 final class LivegateConfigValidator {
   private static final Pattern REPOSITORY = Pattern.compile("[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+");
   private static final Pattern PARAMETER = Pattern.compile("(/[A-Za-z0-9_.-]+)+");
+  private static final Pattern DOMAIN =
+      Pattern.compile("([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}");
   private static final Pattern EMAIL =
       Pattern.compile("[^@\\s\"\\\\]+@[^@\\s\"\\\\]+\\.[^@\\s\"\\\\]+");
 
@@ -177,6 +180,19 @@ final class LivegateConfigValidator {
     if (mailFrom == null || !EMAIL.matcher(mailFrom).matches()) {
       throw invalid(
           "mailFrom must be the e-mail address votes are sent from, not " + quoted(mailFrom));
+    }
+    String domain = config.mailDomain();
+    if (domain != null) {
+      String sender = mailFrom.substring(mailFrom.indexOf('@') + 1).toLowerCase(Locale.ROOT);
+      String lower = domain.toLowerCase(Locale.ROOT);
+      if (!DOMAIN.matcher(lower).matches()
+          || !(sender.equals(lower) || sender.endsWith("." + lower))) {
+        throw invalid(
+            "mailDomain must be the domain of mailFrom ("
+                + sender
+                + ") or a parent of it, not "
+                + quoted(domain));
+      }
     }
   }
 

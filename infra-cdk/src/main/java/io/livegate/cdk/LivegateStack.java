@@ -52,7 +52,8 @@ public final class LivegateStack extends Stack {
         new Network(
             this,
             "network",
-            new Network.Props(config.vpcId(), config.maxAzs(), config.natGateways()));
+            new Network.Props(
+                config.vpcId(), config.maxAzs(), config.natGateways(), config.vpcEndpoints()));
     FunctionFactory functionFactory = new FunctionFactory(this, network, source, logRetention);
     this.metadb =
         new Metadb(
@@ -74,11 +75,13 @@ public final class LivegateStack extends Stack {
             new Tasks.Props(network, metadb, secrets, source, config, logRetention, triggerArn));
     this.flow =
         new Flow(this, "flow", new Flow.Props(network, tasks, config.flowTimeout(), logRetention));
+    Mail mail = new Mail(this, "mail", new Mail.Props(config.mailFrom(), config.mailDomain()));
     this.functions =
         new Functions(
             this,
             "functions",
-            new Functions.Props(metadb, secrets, tasks, flow, functionFactory, config));
+            new Functions.Props(
+                metadb, secrets, tasks, flow, functionFactory, config, mail.identity()));
     new Grants(
         this,
         "grants",
@@ -110,6 +113,7 @@ public final class LivegateStack extends Stack {
                 functions(),
                 Functions.metricNamespace(this),
                 config.lockAlarmAfter()));
+    mail.sendEventsTo(alarms.topic());
     outputs();
   }
 

@@ -143,6 +143,13 @@ class LivegateConfigTest {
   void otherBadValuesNameTheirField() {
     rejected(Fixtures.config().repository("infrastructure-live"), "repository must be owner/name");
     rejected(Fixtures.config().mailFrom("livegate"), "mailFrom must be the e-mail address");
+    rejected(
+        Fixtures.config().mailDomain("example.org"),
+        "mailDomain must be the domain of mailFrom (example.com) or a parent of it, not"
+            + " 'example.org'");
+    rejected(
+        Fixtures.config().mailFrom("livegate@notexample.com").mailDomain("example.com"),
+        "mailDomain must be the domain of mailFrom (notexample.com)");
     rejected(Fixtures.config().accounts(List.of()), "accounts is missing or empty");
     rejected(Fixtures.config().scan("full"), "scan must be one of graph, plan, not 'full'");
     rejected(Fixtures.config().lockScope("org"), "lockScope must be one of repo, units");
