@@ -64,6 +64,9 @@ import java.util.List;
  *     Functions, Secrets Manager, CloudWatch Logs and ECR (interface), so that AWS calls and image
  *     pulls do not cross the NAT gateway (default false: each interface endpoint costs about $7 a
  *     month per zone)
+ * @param taskImage the ECS tasks' image as {@code REGISTRY/REPOSITORY@sha256:<digest>}, built from
+ *     {@code ecs-tasks/Dockerfile} and pushed by the operator, so every task definition runs
+ *     exactly that image; {@code null} (default): the stack builds the image as an asset
  */
 public record LivegateConfig(
     String repository,
@@ -101,7 +104,8 @@ public record LivegateConfig(
     Duration roleSessionDuration,
     int functionUrlConcurrency,
     String mailDomain,
-    boolean vpcEndpoints) {
+    boolean vpcEndpoints,
+    String taskImage) {
 
   public LivegateConfig {
     accounts = accounts == null ? List.of() : List.copyOf(accounts);
@@ -192,6 +196,7 @@ public record LivegateConfig(
     private Duration scanTimeout = Duration.ofHours(1);
     private String mailDomain;
     private boolean vpcEndpoints;
+    private String taskImage;
     private Duration lockAlarmAfter;
     private Duration roleSessionDuration = Duration.ofHours(1);
     private int functionUrlConcurrency = 10;
@@ -378,6 +383,11 @@ public record LivegateConfig(
       return this;
     }
 
+    public Builder taskImage(String taskImage) {
+      this.taskImage = taskImage;
+      return this;
+    }
+
     /** The configuration, unchecked: call {@link LivegateConfig#validate}. */
     public LivegateConfig build() {
       return new LivegateConfig(
@@ -420,7 +430,8 @@ public record LivegateConfig(
           roleSessionDuration,
           functionUrlConcurrency,
           mailDomain,
-          vpcEndpoints);
+          vpcEndpoints,
+          taskImage);
     }
   }
 }

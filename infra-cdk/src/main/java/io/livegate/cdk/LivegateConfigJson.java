@@ -78,6 +78,7 @@ final class LivegateConfigJson {
     fields.whole("functionUrlConcurrency").ifPresent(builder::functionUrlConcurrency);
     fields.text("mailDomain").ifPresent(builder::mailDomain);
     fields.flag("vpcEndpoints").ifPresent(builder::vpcEndpoints);
+    fields.text("taskImage").ifPresent(builder::taskImage);
     RunnerTools defaults = RunnerTools.DEFAULT;
     builder.tools(
         RunnerTools.of(

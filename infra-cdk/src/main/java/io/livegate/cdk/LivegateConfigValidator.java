@@ -17,6 +17,8 @@ final class LivegateConfigValidator {
   private static final Pattern PARAMETER = Pattern.compile("(/[A-Za-z0-9_.-]+)+");
   private static final Pattern DOMAIN =
       Pattern.compile("([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}");
+  static final Pattern TASK_IMAGE =
+      Pattern.compile("([a-z0-9.-]+(:[0-9]+)?/)?[a-z0-9._/-]+@(sha256:[0-9a-f]{64})");
   private static final Pattern EMAIL =
       Pattern.compile("[^@\\s\"\\\\]+@[^@\\s\"\\\\]+\\.[^@\\s\"\\\\]+");
 
@@ -64,6 +66,7 @@ final class LivegateConfigValidator {
     approvalTimeout();
     flowTimeout();
     vpcId();
+    taskImage();
     maxAzs();
     natGateways();
     dbCapacity();
@@ -389,6 +392,16 @@ final class LivegateConfigValidator {
     }
     if (timeout.compareTo(Duration.ofDays(365)) > 0) {
       throw invalid("flowTimeout may be at most a year (Step Functions' limit)");
+    }
+  }
+
+  private void taskImage() {
+    String image = config.taskImage();
+    if (image != null && !TASK_IMAGE.matcher(image).matches()) {
+      throw invalid(
+          "taskImage must be an image pinned by its digest, REGISTRY/REPOSITORY@sha256:<64 hex>"
+              + " (a tag can be moved to another image), not "
+              + quoted(image));
     }
   }
 

@@ -7,11 +7,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.IgnoreMode;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.ecr.Repository;
+import software.amazon.awscdk.services.ecr.RepositoryAttributes;
 import software.amazon.awscdk.services.ecr.assets.Platform;
 import software.amazon.awscdk.services.ecs.AssetImageProps;
 import software.amazon.awscdk.services.ecs.AwsLogDriverProps;
@@ -42,13 +46,13 @@ import software.amazon.awscdk.services.ssm.StringParameter;
 import software.constructs.Construct;
 
 /**
- * The ECS side: a Fargate cluster, one image built from {@code ecs-tasks/Dockerfile}, and five task
- * definitions, each with its own task role, log group and environment. Plan and Apply are two
- * definitions of terra-run, and pr-plan's dispatch and unit two of pr-plan, so that their roles can
- * differ ({@link Grants} gives each role its actions). Beside them, what only the tasks read or
- * write: the accounts text as an SSM parameter, and the artifact bucket of a deployment's plan
- * files. Like every construct of the stack, it puts its resources in the stack ({@link
- * LivegateStack} says why).
+ * The ECS side: a Fargate cluster, one image built from {@code ecs-tasks/Dockerfile} (or the
+ * operator's, pinned by digest: {@code taskImage}), and five task definitions, each with its own
+ * task role, log group and environment. Plan and Apply are two definitions of terra-run, and
+ * pr-plan's dispatch and unit two of pr-plan, so that their roles can differ ({@link Grants} gives
+ * each role its actions). Beside them, what only the tasks read or write: the accounts text as an
+ * SSM parameter, and the artifact bucket of a deployment's plan files. Like every construct of the
+ * stack, it puts its resources in the stack ({@link LivegateStack} says why).
  */
 public final class Tasks extends Construct {
   /**
@@ -85,6 +89,10 @@ public final class Tasks extends Construct {
   private final Bucket artifacts;
   private final StringParameter accountsParameter;
   private final Cluster cluster;
+  private static final Pattern ECR_IMAGE =
+      Pattern.compile(
+          "([0-9]{12})\\.dkr\\.ecr\\.([a-z0-9-]+)\\.amazonaws\\.com/([a-z0-9._/-]+)@(sha256:[0-9a-f]{64})");
+
   private final ContainerImage image;
   private final Map<String, FargateTaskDefinition> definitions = new LinkedHashMap<>();
   private final FargateTaskDefinition createDeployStack;
@@ -124,15 +132,17 @@ public final class Tasks extends Construct {
             .build();
     this.cluster = Cluster.Builder.create(stack, "Cluster").vpc(props.network().vpc()).build();
     this.image =
-        ContainerImage.fromAsset(
-            props.source().imageContext().toString(),
-            AssetImageProps.builder()
-                .file(SourceTree.DOCKERFILE)
-                .buildArgs(config.tools().buildArgs())
-                .exclude(SourceTree.IMAGE_CONTEXT)
-                .ignoreMode(IgnoreMode.DOCKER)
-                .platform(Platform.LINUX_AMD64)
-                .build());
+        config.taskImage() != null
+            ? pinnedImage(stack, config.taskImage())
+            : ContainerImage.fromAsset(
+                props.source().imageContext().toString(),
+                AssetImageProps.builder()
+                    .file(SourceTree.DOCKERFILE)
+                    .buildArgs(config.tools().buildArgs())
+                    .exclude(SourceTree.IMAGE_CONTEXT)
+                    .ignoreMode(IgnoreMode.DOCKER)
+                    .platform(Platform.LINUX_AMD64)
+                    .build());
 
     // create-deploy-stack scans the merge, stores the deployment and tells the trigger, also when
     // the scan failed ({"scanFailed": id}); the trigger, not the task, hands the merge lock on.
@@ -413,6 +423,37 @@ public final class Tasks extends Construct {
     definition.addContainer(container, options.build());
     definitions.put(name, definition);
     return definition;
+  }
+
+  /**
+   * The operator's image, by digest. In a private ECR repository it is referenced through the
+   * repository, so every task's execution role may pull it (and only it); elsewhere by its name.
+   */
+  private static ContainerImage pinnedImage(Stack stack, String image) {
+    Matcher ecr = ECR_IMAGE.matcher(image);
+    if (!ecr.matches()) {
+      return ContainerImage.fromRegistry(image);
+    }
+    String account = ecr.group(1);
+    String region = ecr.group(2);
+    String repository = ecr.group(3);
+    return ContainerImage.fromEcrRepository(
+        Repository.fromRepositoryAttributes(
+            stack,
+            "TaskImageRepository",
+            RepositoryAttributes.builder()
+                .repositoryArn(
+                    "arn:"
+                        + stack.getPartition()
+                        + ":ecr:"
+                        + region
+                        + ":"
+                        + account
+                        + ":repository/"
+                        + repository)
+                .repositoryName(repository)
+                .build()),
+        ecr.group(4));
   }
 
   private static ParameterTier parameterTier(String text) {

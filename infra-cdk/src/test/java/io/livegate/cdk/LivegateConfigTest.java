@@ -144,6 +144,10 @@ class LivegateConfigTest {
     rejected(Fixtures.config().repository("infrastructure-live"), "repository must be owner/name");
     rejected(Fixtures.config().mailFrom("livegate"), "mailFrom must be the e-mail address");
     rejected(
+        Fixtures.config()
+            .taskImage("123456789012.dkr.ecr.eu-west-1.amazonaws.com/livegate-tasks:1.4.0"),
+        "taskImage must be an image pinned by its digest");
+    rejected(
         Fixtures.config().mailDomain("example.org"),
         "mailDomain must be the domain of mailFrom (example.com) or a parent of it, not"
             + " 'example.org'");

@@ -89,6 +89,18 @@ class MailAndEndpointsTest {
     destination.path("MatchingEventTypes").forEach(event -> events.add(event.asText()));
     assertThat(events)
         .containsExactlyInAnyOrder("bounce", "complaint", "reject", "renderingFailure");
+    // SES may publish to the topic for this configuration set only.
+    JsonNode policy =
+        LivegateStackTest.resources(json, "AWS::SNS::TopicPolicy").entrySet().stream()
+            .filter(entry -> entry.getKey().startsWith("OperatorTopicPolicy"))
+            .findFirst()
+            .orElseThrow()
+            .getValue()
+            .path("Properties")
+            .path("PolicyDocument");
+    assertThat(policy.path("Statement").toString())
+        .contains("{\"Service\":\"ses.amazonaws.com\"}")
+        .contains(":configuration-set/\",{\"Ref\":\"MailConfigurationSet");
   }
 
   @Test
