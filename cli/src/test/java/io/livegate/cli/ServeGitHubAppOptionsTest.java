@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,16 +36,7 @@ class ServeGitHubAppOptionsTest {
     Path key = Files.writeString(dir.resolve("app.pem"), "not a key");
     Path token = Files.writeString(dir.resolve("token"), "ghp_x");
 
-    CliRun run =
-        serve(
-            "--github-app-id",
-            "12345",
-            "--github-app-installation-id",
-            "4567",
-            "--github-app-key-file",
-            key.toString(),
-            "--github-token-file",
-            token.toString());
+    CliRun run = serveAsApp(key, "--github-token-file", token.toString());
 
     assertThat(run.exitCode()).isNotZero();
     assertThat(run.err()).contains("give a GitHub App or --github-token-file, not both");
@@ -53,18 +46,26 @@ class ServeGitHubAppOptionsTest {
   void aKeyFileWithoutAPrivateKeyStopsServeNamingTheFile() throws Exception {
     Path key = Files.writeString(dir.resolve("app.pem"), "ghp_a-token-saved-as-the-key");
 
-    CliRun run =
-        serve(
-            "--github-app-id",
-            "12345",
-            "--github-app-installation-id",
-            "4567",
-            "--github-app-key-file",
-            key.toString());
+    CliRun run = serveAsApp(key);
 
     assertThat(run.exitCode()).isNotZero();
     assertThat(run.err()).contains(key + " holds no PEM private key");
     assertThat(dir.resolve("state")).doesNotExist();
+  }
+
+  /** serve with all three App options, the key in {@code key}, then {@code more}. */
+  private CliRun serveAsApp(Path key, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--github-app-id",
+                "12345",
+                "--github-app-installation-id",
+                "4567",
+                "--github-app-key-file",
+                key.toString()));
+    args.addAll(List.of(more));
+    return serve(args.toArray(String[]::new));
   }
 
   private CliRun serve(String... app) {
