@@ -79,8 +79,11 @@ class DeployFlowTest {
   void aPlanTaskThatStopsSendingHeartbeatsFailsInMinutesWhileApplyIsWatchedByEcsItself()
       throws Exception {
     JsonNode states = definition().get("States");
-    // terra-run plan sends a heartbeat every 60 s (aws SfnHeartbeat): five may be missed.
-    assertThat(states.get("Plan").get("HeartbeatSeconds").asLong()).isEqualTo(300);
+    // The window opens when the task is launched, so it covers Fargate's provisioning, the image
+    // pull and the JVM's start (10 minutes allowed) before terra-run's first heartbeat; then it
+    // sends one every 60 s (aws SfnHeartbeat) and five may be missed. A pull that fails or a task
+    // that stops while starting is not left to this window: the StoppedTasks rule fails the token.
+    assertThat(states.get("Plan").get("HeartbeatSeconds").asLong()).isEqualTo(600 + 5 * 60);
     assertThat(states.get("Plan").get("Resource").asText()).endsWith(".waitForTaskToken");
     // Apply runs .sync: Step Functions itself fails it when its container stops.
     assertThat(states.get("Apply").get("Resource").asText()).endsWith("ecs:runTask.sync");

@@ -168,7 +168,7 @@ class AdminAwsTest {
   /**
    * moto 5.2.1 enforces HeartbeatSeconds on a {@code .waitForTaskToken} Task (its ASL parser waits
    * on the task token's heartbeat endpoint and times the state out when no heartbeat came), so this
-   * runs the real path, with the Plan state's HeartbeatSeconds at 5 instead of the ASL's 300
+   * runs the real path, with the Plan state's HeartbeatSeconds at 5 instead of the ASL's 900
    * (statemachine's DeployFlowTest holds those). The plan container hangs: it neither reports nor
    * stops, so the StoppedTasks rule never fires and only the missed heartbeat ends the flow.
    */
