@@ -132,6 +132,13 @@ final class DriftCli implements Callable<Integer> {
                     .everyUnit()
                     .environment(RunnerEnvironment.allowed(livegate.environment()))
                     .parallelism(parallelism)
+                    // The terragrunt that plans the units decides how skip and exclude read.
+                    .terragruntVersion(
+                        TerragruntVersions.forRunner(
+                            kind,
+                            livegate.environment(),
+                            new ProcessCommandRunner(),
+                            progress::progress))
                     .build());
     out.print(
         switch (format) {

@@ -23,7 +23,6 @@ import io.livegate.scan.QueueReconcile;
 import io.livegate.scan.ScanCommand;
 import io.livegate.scan.config.AccountCoverage;
 import io.livegate.scan.repo.GitRepo;
-import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -137,10 +136,8 @@ final class LocalRun {
                     .parallelism(parallelism)
                     // The terragrunt that will run the units decides how skip is read.
                     .terragruntVersion(
-                        runner == RunnerArgv.TERRAGRUNT
-                            ? TerragruntVersions.resolve(
-                                null, environment, new ProcessCommandRunner(), progress::progress)
-                            : TerragruntVersion.DEFAULT)
+                        TerragruntVersions.forRunner(
+                            runner, environment, new ProcessCommandRunner(), progress::progress))
                     .build());
     MergedPullRequest merge =
         MergedPullRequest.withExactBase(root.toString(), 0, base, head, baseSha, headSha);

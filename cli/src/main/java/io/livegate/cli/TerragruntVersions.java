@@ -4,6 +4,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.CommandRunner;
+import io.livegate.core.runner.RunnerArgv;
 import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.File;
 import java.nio.file.Files;
@@ -20,6 +21,21 @@ import java.util.function.Consumer;
  */
 final class TerragruntVersions {
   private TerragruntVersions() {}
+
+  /**
+   * The release whose rules a local run with {@code runner} applies: with terragrunt, as {@link
+   * #resolve} finds it without an option; with terraform alone, which reads no terragrunt config,
+   * the default.
+   */
+  static TerragruntVersion forRunner(
+      RunnerArgv runner,
+      Map<String, String> environment,
+      CommandRunner processes,
+      Consumer<String> progress) {
+    return runner == RunnerArgv.TERRAGRUNT
+        ? resolve(null, environment, processes, progress)
+        : TerragruntVersion.DEFAULT;
+  }
 
   static TerragruntVersion resolve(
       String option,

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -43,16 +44,21 @@ public final class DriftJob {
 
   private final Checkout checkout;
   private final Path workspace;
-  private final DriftScan scan;
+  private final Function<ScanCommand, DriftReport> scan;
   private final Accounts accounts;
   private final Optional<ReportDrift> report;
   private final Optional<Reconcile> reconcile;
   private final Consumer<String> log;
 
+  /**
+   * @param scan plans every unit of a checked-out head ({@link DriftScan}) with the rules of the
+   *     terragrunt release the runner installed, which decide how a config's {@code skip} and
+   *     {@code exclude} read
+   */
   public DriftJob(
       Checkout checkout,
       Path workspace,
-      DriftScan scan,
+      Function<ScanCommand, DriftReport> scan,
       Accounts accounts,
       Optional<ReportDrift> report,
       Optional<Reconcile> reconcile,
@@ -70,7 +76,7 @@ public final class DriftJob {
     String head = checkout.branchHead(trunk);
     Path root = checkout.at(workspace, head);
     DriftReport found =
-        scan.run(ScanCommand.builder(root, accounts).head(head).everyUnit().build());
+        scan.apply(ScanCommand.builder(root, accounts).head(head).everyUnit().build());
     log.accept(DriftReportFormat.text(found));
     report.ifPresentOrElse(
         reporter ->

@@ -32,7 +32,6 @@ import io.livegate.core.pr.PullRequestCheckout;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerArgv;
-import io.livegate.core.stack.DeployStack;
 import io.livegate.core.vote.Mailer;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.RunnerEnvironment;
@@ -187,8 +186,7 @@ public final class TaskWiring {
    * {@code scan}, applying the rules of the terragrunt release this image installed ({@link
    * RuntimeContract.RunnerVersions#TERRAGRUNT_ENV}, else the default release).
    */
-  private Function<ScanCommand, DeployStack> withRunnerTerragrunt(
-      Function<ScanCommand, DeployStack> scan) {
+  private <R> Function<ScanCommand, R> withRunnerTerragrunt(Function<ScanCommand, R> scan) {
     TerragruntVersion version =
         TerragruntVersion.parse(
             Env.optional(
@@ -318,8 +316,10 @@ public final class TaskWiring {
     return new DriftJob(
         checkout(),
         workspace().resolve("repository"),
-        new DriftScan(
-            tools(new ProcessCommandRunner(out::println), "livegate-drift"), out::println),
+        withRunnerTerragrunt(
+            new DriftScan(
+                    tools(new ProcessCommandRunner(out::println), "livegate-drift"), out::println)
+                ::run),
         accounts(),
         github.driftIssues().map(issues -> new ReportDrift(issues, mailer, out::println)),
         Env.flag(environment, RuntimeContract.Tasks.DRIFT_RECONCILE, false)
