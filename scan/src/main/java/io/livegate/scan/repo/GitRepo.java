@@ -1,7 +1,6 @@
 package io.livegate.scan.repo;
 
 import io.livegate.core.LivegateException;
-import io.livegate.core.RepoPaths;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +27,7 @@ import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.revwalk.filter.RevFilter;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * A git repository read with JGit: revisions, the files of a commit, and the changes between two
@@ -228,24 +228,41 @@ public final class GitRepo implements AutoCloseable {
   public SourceTree tree(String commit) {
     Map<String, ObjectId> blobs = new HashMap<>();
     Set<String> executables = new HashSet<>();
+    Set<String> directories = new HashSet<>();
+    // The directories entered and not yet known to hold a file, by depth: one is a directory of the
+    // tree only once a file turns up below it (a subtree of submodules alone holds none).
+    List<String> entered = new ArrayList<>();
+    int holdingFiles = 0;
     try (RevWalk walk = new RevWalk(repository);
         TreeWalk treeWalk = new TreeWalk(repository)) {
       RevCommit revCommit = walk.parseCommit(ObjectId.fromString(commit));
       treeWalk.addTree(revCommit.getTree());
-      treeWalk.setRecursive(true);
       while (treeWalk.next()) {
-        if (treeWalk.getFileMode(0).getObjectType() == Constants.OBJ_BLOB
+        int depth = treeWalk.getDepth();
+        entered.subList(depth, entered.size()).clear();
+        holdingFiles = Math.min(holdingFiles, depth);
+        if (treeWalk.isSubtree()) {
+          entered.add(treeWalk.getPathString());
+          treeWalk.enterSubtree();
+        } else if (treeWalk.getFileMode(0).getObjectType() == Constants.OBJ_BLOB
             && treeWalk.getFileMode(0) != FileMode.GITLINK) {
-          blobs.put(treeWalk.getPathString(), treeWalk.getObjectId(0));
+          String path = treeWalk.getPathString();
+          blobs.put(path, treeWalk.getObjectId(0));
           if (treeWalk.getFileMode(0) == FileMode.EXECUTABLE_FILE) {
-            executables.add(treeWalk.getPathString());
+            executables.add(path);
           }
+          directories.add("");
+          directories.addAll(entered.subList(holdingFiles, depth));
+          holdingFiles = depth;
         }
       }
     } catch (IOException e) {
       throw new LivegateException("cannot read the tree of " + commit + ": " + e.getMessage(), e);
     }
-    return new CommitTree(Collections.unmodifiableMap(blobs), Set.copyOf(executables));
+    return new CommitTree(
+        Collections.unmodifiableMap(blobs),
+        Set.copyOf(executables),
+        Collections.unmodifiableSet(directories));
   }
 
   /** The files changed from {@code base} to {@code head}, with renames detected. */
@@ -256,6 +273,8 @@ public final class GitRepo implements AutoCloseable {
       treeWalk.addTree(walk.parseCommit(ObjectId.fromString(base)).getTree());
       treeWalk.addTree(walk.parseCommit(ObjectId.fromString(head)).getTree());
       treeWalk.setRecursive(true);
+      // Skips every subtree the commits share, as git diff does, instead of comparing its files.
+      treeWalk.setFilter(TreeFilter.ANY_DIFF);
       RenameDetector renames = new RenameDetector(repository);
       renames.addAll(DiffEntry.scan(treeWalk));
       List<FileChange> changes = new ArrayList<>();
@@ -312,16 +331,10 @@ public final class GitRepo implements AutoCloseable {
     private final Set<String> executables;
     private final Set<String> directories;
 
-    CommitTree(Map<String, ObjectId> blobs, Set<String> executables) {
+    CommitTree(Map<String, ObjectId> blobs, Set<String> executables, Set<String> directories) {
       this.blobs = blobs;
       this.executables = executables;
-      Set<String> dirs = new HashSet<>();
-      for (String path : blobs.keySet()) {
-        for (String dir = RepoPaths.parent(path); dir != null && dirs.add(dir); ) {
-          dir = RepoPaths.parent(dir);
-        }
-      }
-      this.directories = Collections.unmodifiableSet(dirs);
+      this.directories = directories;
     }
 
     @Override
