@@ -81,6 +81,15 @@ public final class RepoPaths {
     return path.substring(path.lastIndexOf('/') + 1);
   }
 
+  /**
+   * Whether the last part of {@code path} is {@code name}: {@code fileName(path).equals(name)}
+   * without making the substring, for scans that test every path of a tree.
+   */
+  public static boolean hasFileName(String path, String name) {
+    int start = path.length() - name.length();
+    return path.endsWith(name) && (start == 0 || (start > 0 && path.charAt(start - 1) == '/'));
+  }
+
   /** Whether {@code path} is {@code dir} itself or lies below it. */
   public static boolean isWithin(String path, String dir) {
     return dir.isEmpty() || path.equals(dir) || path.startsWith(dir + "/");

@@ -103,6 +103,9 @@ final class GeneratedTree implements SourceTree {
 
   @Override
   public Collection<String> files() {
+    if (copies.isEmpty()) {
+      return repository.files();
+    }
     Set<String> files = new LinkedHashSet<>(repository.files());
     for (Copy copy : copies) {
       Location source = copy.source();

@@ -63,7 +63,7 @@ public final class Stacks {
       SourceTree repository, Map<String, String> environment, RemoteSources remoteSources) {
     List<String> stackFiles =
         repository.files().stream()
-            .filter(file -> RepoPaths.fileName(file).equals(STACK_FILE))
+            .filter(file -> RepoPaths.hasFileName(file, STACK_FILE))
             .filter(file -> !UnitDiscovery.isSkipped(RepoPaths.parent(file)))
             .sorted()
             .toList();

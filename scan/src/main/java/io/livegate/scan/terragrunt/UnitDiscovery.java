@@ -33,7 +33,7 @@ public final class UnitDiscovery {
   public static SortedMap<String, Account> discover(SourceTree tree, Accounts accounts) {
     SortedMap<String, Account> units = new TreeMap<>();
     for (String file : tree.files()) {
-      if (!RepoPaths.fileName(file).equals(TerragruntConfigReader.CONFIG_FILE)) {
+      if (!RepoPaths.hasFileName(file, TerragruntConfigReader.CONFIG_FILE)) {
         continue;
       }
       String dir = RepoPaths.parent(file);
@@ -48,6 +48,10 @@ public final class UnitDiscovery {
 
   /** Whether a directory lies in a .git, .terraform or .terragrunt-cache directory. */
   public static boolean isSkipped(String dir) {
+    // Every skipped name starts with a dot: most directories have no part that does.
+    if (!dir.startsWith(".") && !dir.contains("/.")) {
+      return false;
+    }
     for (String part : dir.split("/")) {
       if (SKIPPED_DIRECTORIES.contains(part)) {
         return true;
