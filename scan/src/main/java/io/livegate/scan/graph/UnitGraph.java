@@ -17,6 +17,7 @@ import io.livegate.scan.terragrunt.UnitConfig;
 import io.livegate.scan.terragrunt.UnitDiscovery;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +43,14 @@ public final class UnitGraph {
   private final SortedMap<String, Account> accounts;
   private final Map<String, UnitConfig> configs;
   private final Map<String, SortedSet<String>> dependents = new HashMap<>();
-  private final Map<String, Map<String, FileRead.Via>> readers = new HashMap<>();
+
+  /**
+   * Who reads each path, one entry per unit and way, in no order. A path such as a root config has
+   * as many readers as the repository has units; a list, resolved only for the few paths a change
+   * touches, costs a fraction of a map per path.
+   */
+  private final Map<String, List<Reader>> readers = new HashMap<>();
+
   private final List<String> warnings;
   private final SortedMap<String, String> excluded = new TreeMap<>();
   private final Set<String> notAsRead;
@@ -62,11 +70,9 @@ public final class UnitGraph {
         dependents.computeIfAbsent(dependency.target(), unit -> new TreeSet<>()).add(config.unit());
       }
       for (FileRead read : config.reads()) {
-        // A unit may reach one file two ways (include it and read it too). Its reads are a set
-        // with no stable order, so the way reported is chosen by rank, never by iteration order.
         readers
-            .computeIfAbsent(read.path(), path -> new HashMap<>())
-            .merge(config.unit(), read.via(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+            .computeIfAbsent(read.path(), path -> new ArrayList<>())
+            .add(new Reader(config.unit(), read.via()));
       }
     }
   }
@@ -275,6 +281,8 @@ public final class UnitGraph {
 
   private record Problem(String unit, String message) {}
 
+  private record Reader(String unit, FileRead.Via via) {}
+
   /**
    * The directory a stack problem is about: the unit it would generate, or for a problem of the
    * stack file itself (keyed {@code file:line}) the stack's directory.
@@ -314,13 +322,16 @@ public final class UnitGraph {
    * applyExcludeModules}; v0.92.0 internal/runner/common/unit_resolver.go).
    */
   private void computeExclusions() {
-    for (UnitConfig config : new TreeMap<>(configs).values()) {
+    List<UnitConfig> excludingDependencies = new ArrayList<>();
+    for (UnitConfig config : configs.values()) {
       config.exclusion().ifPresent(exclusion -> excluded.put(config.unit(), exclusion.where()));
-    }
-    for (UnitConfig config : new TreeMap<>(configs).values()) {
-      if (config.exclusion().isEmpty() || !config.exclusion().get().excludeDependencies()) {
-        continue;
+      if (config.exclusion().isPresent() && config.exclusion().get().excludeDependencies()) {
+        excludingDependencies.add(config);
       }
+    }
+    // By unit, so that a dependency two units leave out always names the same one.
+    excludingDependencies.sort(Comparator.comparing(UnitConfig::unit));
+    for (UnitConfig config : excludingDependencies) {
       for (DependencyDeclaration dependency : config.dependencies()) {
         String target = dependency.target();
         if (configs.containsKey(target) && !excluded.containsKey(target)) {
@@ -379,9 +390,15 @@ public final class UnitGraph {
   public SortedMap<String, FileRead.Via> readersOf(String path) {
     SortedMap<String, FileRead.Via> found = new TreeMap<>();
     for (String current = path; current != null; current = RepoPaths.parent(current)) {
-      Map<String, FileRead.Via> direct = readers.get(current);
+      List<Reader> direct = readers.get(current);
       if (direct != null) {
-        direct.forEach(found::putIfAbsent);
+        // A unit may reach one file two ways (include it and read it too). Its reads are a set
+        // with no stable order, so the way reported is chosen by rank, never by iteration order.
+        Map<String, FileRead.Via> byUnit = new HashMap<>();
+        for (Reader reader : direct) {
+          byUnit.merge(reader.unit(), reader.via(), (a, b) -> a.compareTo(b) <= 0 ? a : b);
+        }
+        byUnit.forEach(found::putIfAbsent);
       }
       if (current.isEmpty()) {
         break;
