@@ -85,7 +85,9 @@ public final class DriftScan {
               return thread;
             });
     CompletionService<Outcome> completions = new ExecutorCompletionService<>(pool);
-    List<String> units = List.copyOf(graph.units());
+    // What terragrunt's run --all plan leaves out (exclude, skip), drift does not plan either.
+    List<String> units =
+        graph.units().stream().filter(unit -> !graph.excluded().containsKey(unit)).toList();
     List<DriftReport.DriftedUnit> drifted = new ArrayList<>();
     List<DriftReport.DriftError> errors = new ArrayList<>();
     // When the sandbox lets concurrent commands see each other, one account's units at a time, so

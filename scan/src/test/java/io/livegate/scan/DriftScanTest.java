@@ -154,6 +154,25 @@ class DriftScanTest {
   }
 
   @Test
+  void aUnitThatTerragruntLeavesOutOfPlansIsNotPlannedForDrift() {
+    // Excluded units are left out of run --all plan: terragrunt v1.1.3
+    // internal/discovery/discovery.go applyExcludeModules.
+    repo.write(
+            "app/frozen/terragrunt.hcl", "exclude {\n  if      = true\n  actions = [\"all\"]\n}\n")
+        .write(
+            "app/retired/terragrunt.hcl",
+            "exclude {\n  if      = true\n  actions = [\"plan\"]\n}\n")
+        .commit("two units left out of plans");
+
+    DriftReport report = drift(2);
+
+    assertThat(report.planned()).isEqualTo(4);
+    assertThat(runner.calls(ScriptedCommandRunner.PLAN))
+        .extracting(call -> dir.relativize(call.directory()).toString())
+        .containsExactlyInAnyOrder("app/clean", "app/drifted", "app/broken", "app/unreadable");
+  }
+
+  @Test
   void everyPlanUsesThePlanRoleTheDetailedExitCodeAndSavesItsPlanFile() {
     DriftReport report = drift(2);
 
