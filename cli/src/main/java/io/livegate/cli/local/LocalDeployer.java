@@ -278,7 +278,14 @@ public final class LocalDeployer {
           .voteRequest(
               planned,
               voter,
-              VoteMail.of(planned, planned.planSummary(), deployed, "", approve, reject));
+              VoteMail.of(
+                  planned,
+                  planned.planSummary(),
+                  deployed,
+                  "",
+                  ports.server().baseUrl() + Console.unitPath(planned),
+                  approve,
+                  reject));
       if (settings.voterAtTerminal().test(voter)) {
         log(planned, "vote link for " + voter + ": approve " + approve);
       }

@@ -147,7 +147,7 @@ public final class VoteDesk {
                 .map(
                     deployment ->
                         "<tr><td>Commit</td><td id=\"commit\"><code>"
-                            + Html.escape(shortSha(deployment.pullRequest().mergeCommit()))
+                            + Html.escape(VoteMail.shortSha(deployment.pullRequest().mergeCommit()))
                             + "</code> of "
                             + Html.escape(deployment.pullRequest().repository())
                             + (deployment.pullRequest().number() > 0
@@ -346,12 +346,7 @@ public final class VoteDesk {
   private static String counts(PlanSummary summary) {
     return summary == null
         ? "not planned yet"
-        : summary.add()
-            + " to add, "
-            + summary.change()
-            + " to change, "
-            + summary.destroy()
-            + " to destroy"
+        : summary.inWords()
             + (summary.newProviders().isEmpty()
                 ? ""
                 : "; new providers: " + String.join(", ", summary.newProviders()));
@@ -368,10 +363,6 @@ public final class VoteDesk {
         + (rejections == 1 ? " rejection" : " rejections")
         + " from: "
         + String.join(", ", execution.spec().voters());
-  }
-
-  private static String shortSha(String sha) {
-    return sha.substring(0, Math.min(12, sha.length()));
   }
 
   /** The page template of every livegate page. */
