@@ -75,6 +75,7 @@ public final class LocalWiring implements AutoCloseable {
 
   private Drain drain = new Drain(processes, Duration.ZERO, line -> {});
   private VoteServer server;
+  private Optional<SmtpRelay> relay = Optional.empty();
 
   public LocalWiring(Path stateDirectory) {
     // The lock first: a second run must not walk a directory that the holder is writing in.
@@ -272,12 +273,19 @@ public final class LocalWiring implements AutoCloseable {
             advance,
             castVote,
             unitStep,
-            new Outbox(state.outbox()),
+            new Outbox(state.outbox(), relay),
             server(port),
             drain),
         settings,
         log,
         clock);
+  }
+
+  /**
+   * From now on, the vote requests of the executors this wiring builds go on through {@code relay}.
+   */
+  public void mailThrough(Optional<SmtpRelay> relay) {
+    this.relay = relay;
   }
 
   /**

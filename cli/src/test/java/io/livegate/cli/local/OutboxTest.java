@@ -15,6 +15,7 @@ import jakarta.mail.internet.MimeMessage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +31,7 @@ class OutboxTest {
   void aVoteRequestIsAMultipartMessageThatSaysWhatIsVotedOnWithTheConsoleAndBothLinks()
       throws Exception {
     Path file =
-        new Outbox(outbox)
+        new Outbox(outbox, Optional.empty())
             .voteRequest(
                 execution("dev-account/us-west-2/env-one/bar", "dév"),
                 "platform-lead@example.com",
@@ -97,7 +98,7 @@ class OutboxTest {
   @Test
   void aVoterAddressCannotAddHeadersAndTheFileNameStaysInTheOutbox() throws Exception {
     Path file =
-        new Outbox(outbox)
+        new Outbox(outbox, Optional.empty())
             .voteRequest(
                 execution("app", "dev"),
                 "a@example.com\r\nBcc: mallory@example.com/../../x",
