@@ -10,7 +10,6 @@ import io.livegate.scan.testing.TestRepo;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -44,11 +43,7 @@ class LocalDeployBySmtpTest {
       smtp.setUser("livegate@example.com", "relay-user", "relay-secret");
       Path state = dir.resolve("state");
       TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
-      Path accounts =
-          Files.writeString(
-              dir.resolve("livegate.hcl"),
-              "account \"dev\" {\n  path = \"dev-account\"\n  voters = [\"lead@example.com\"]\n"
-                  + "  min_approvals = 1\n  min_rejections = 1\n}\n");
+      Path accounts = LiveRepos.devAccountFile(dir);
       Map<String, String> environment = new HashMap<>(System.getenv());
       environment.put(SmtpRelay.USERNAME, "relay-user");
       environment.put(SmtpRelay.PASSWORD, "relay-secret");
