@@ -9,7 +9,8 @@
 //     reads one JSON step per line on stdin and answers each with one JSON line on stdout, in one
 //     browser session, so a test can check the metadb between steps (VotePageBrowserTest does).
 //     Steps: {"do":"open","tab":T,"url":U}, {"do":"click","tab":T,"selector":S},
-//            {"do":"screenshot","tab":T,"path":P}, {"do":"quit"}.
+//            {"do":"fill","tab":T,"selector":S,"text":X}, {"do":"screenshot","tab":T,"path":P},
+//            {"do":"quit"}.
 //
 // Every answer is {"ok":true,...} or {"ok":false,"error":"..."}. The browser is /usr/bin/chromium
 // (override with CHROMIUM) with a fresh profile that is deleted on exit.
@@ -76,6 +77,14 @@ async function read(page, response) {
     result: await text('#result'),
     confirm: await text('#confirm'),
     deploymentStatus: await text('#status'),
+    // the rows of the votes table (the vote page's "Votes so far", the console's "Votes"), header
+    // row left out, each row's cells as shown
+    votes: await page.$$eval('#votes tr', (rows) =>
+      rows
+        .filter((row) => row.querySelector('td'))
+        .map((row) => Array.from(row.querySelectorAll('td'), (cell) => cell.innerText.trim())),
+    ),
+    consoleLink: await page.$eval('#console', (link) => link.href).catch(() => null),
     units: await page.$$eval('svg g.unit', (groups) =>
       groups.map((group) => ({
         unit: group.getAttribute('data-unit'),
@@ -100,6 +109,10 @@ async function perform(step) {
         page.click(step.selector || '#confirm'),
       ]);
       return describe(page, response);
+    }
+    case 'fill': {
+      await page.fill(step.selector, step.text);
+      return describe(page, null);
     }
     case 'screenshot':
       await page.screenshot({ path: step.path, fullPage: true });

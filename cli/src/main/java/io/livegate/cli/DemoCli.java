@@ -2,6 +2,7 @@ package io.livegate.cli;
 
 import io.livegate.cli.example.ExampleRepo;
 import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.SmtpRelay;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.deploy.Deployment;
@@ -11,6 +12,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -71,7 +73,9 @@ final class DemoCli implements Callable<Integer> {
     out.println("state directory:         " + state);
     ProgressListener progress = message -> out.println("livegate: " + message);
     int exit;
+    Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
     try (LocalWiring wiring = new LocalWiring(state)) {
+      wiring.mailThrough(smtp);
       // A port in use must fail before the deployment is recorded as running.
       wiring.server(local.port);
       Path accountsFile = repository.resolve(ExampleRepo.ACCOUNTS_FILE);

@@ -1,11 +1,13 @@
 package io.livegate.cli;
 
 import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.SmtpRelay;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.runner.RunnerArgv;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -71,7 +73,9 @@ final class DeployCli implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     ProgressListener progress =
         message -> spec.commandLine().getErr().println("livegate: " + message);
+    Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      wiring.mailThrough(smtp);
       // A port in use must fail before the deployment is recorded as running.
       wiring.server(local.port);
       Deployment deployment =

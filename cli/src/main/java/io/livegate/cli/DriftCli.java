@@ -1,6 +1,7 @@
 package io.livegate.cli;
 
 import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.SmtpRelay;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Accounts;
@@ -17,6 +18,7 @@ import io.livegate.scan.ScanCommand;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -168,7 +170,9 @@ final class DriftCli implements Callable<Integer> {
       int parallelism,
       PrintWriter out,
       ProgressListener progress) {
+    Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      wiring.mailThrough(smtp);
       // A port in use must fail before the reconcile is recorded as running.
       wiring.server(local.port);
       Deployment deployment =

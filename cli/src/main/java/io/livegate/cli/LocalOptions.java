@@ -1,10 +1,13 @@
 package io.livegate.cli;
 
 import io.livegate.cli.local.LocalDeployer;
+import io.livegate.cli.local.SmtpRelay;
 import io.livegate.core.deploy.FailurePolicy;
 import io.livegate.core.runner.RunnerArgv;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import picocli.CommandLine.Option;
 
@@ -72,6 +75,28 @@ final class LocalOptions {
           "After Ctrl-C or SIGTERM, how long running terraform processes may finish before they are"
               + " interrupted: 90s, 15m, 1h (default: ${DEFAULT-VALUE}). A second Ctrl-C interrupts them at once.")
   Duration gracePeriod;
+
+  @Option(
+      names = "--smtp-url",
+      paramLabel = "URL",
+      description =
+          "Also send each vote request through this SMTP server, not only to the outbox:"
+              + " smtp://HOST[:PORT] (STARTTLS when offered; ?starttls=required insists) or"
+              + " smtps://HOST[:PORT]. A user and password come from LIVEGATE_SMTP_USERNAME and"
+              + " LIVEGATE_SMTP_PASSWORD.")
+  String smtpUrl;
+
+  @Option(
+      names = "--smtp-from",
+      paramLabel = "ADDRESS",
+      defaultValue = "livegate@localhost",
+      description = "The sender of the vote requests (default: ${DEFAULT-VALUE}).")
+  String smtpFrom;
+
+  /** The SMTP relay that {@code --smtp-url} names, with the credentials in {@code environment}. */
+  Optional<SmtpRelay> smtp(Map<String, String> environment) {
+    return Optional.ofNullable(smtpUrl).map(url -> SmtpRelay.of(url, smtpFrom, environment));
+  }
 
   Path stateDirectory() {
     return stateDir != null ? stateDir : defaultStateDirectory();

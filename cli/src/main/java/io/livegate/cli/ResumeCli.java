@@ -1,6 +1,7 @@
 package io.livegate.cli;
 
 import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.SmtpRelay;
 import io.livegate.cli.local.StateDirectory;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
@@ -40,7 +41,9 @@ final class ResumeCli implements Callable<Integer> {
     LocalRun.requireTool(run.kind(), livegate.environment());
     // A mistyped --state-dir must not read as "nothing to resume", nor leave a new one behind.
     StateDirectory.requireExisting(local.stateDirectory());
+    Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      wiring.mailThrough(smtp);
       PrintWriter out = spec.commandLine().getOut();
       Set<Long> resumed = new HashSet<>();
       int exit = 0;

@@ -3,6 +3,7 @@ package io.livegate.cli;
 import io.livegate.cli.local.LocalPipeline;
 import io.livegate.cli.local.LocalPullRequestPlanner;
 import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.SmtpRelay;
 import io.livegate.cli.local.VoteServer;
 import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
@@ -174,7 +175,9 @@ final class ServeCli implements Callable<Integer> {
                         new LivegateException(
                             "livegate serve needs the webhook secret: --webhook-secret-file or LIVEGATE_WEBHOOK_SECRET")));
     Optional<Supplier<String>> token = githubToken(environment, served);
+    Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
     try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+      wiring.mailThrough(smtp);
       wiring.drainOnSignals(local.gracePeriod, line -> log(out, line));
       VoteServer server =
           wiring.server(address(listen), local.port, Optional.ofNullable(publicUrl));

@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
       "Serves the console of a state directory on 127.0.0.1: its deployments, each one's units by"
           + " layer, and each unit's plan, log, votes and timings. Pages of a running deployment"
           + " update in place.",
-      "It only reads: it works while a run holds the state directory, and never creates one."
+      "It only reads: it works while a run holds the state directory, holds the directory itself"
+          + " only while it answers a page (a deploy can start beside it), and never creates one."
           + " Ctrl-C stops it."
     })
 final class UiCli implements Callable<Integer> {
@@ -54,7 +55,7 @@ final class UiCli implements Callable<Integer> {
             ? "reading what the run using " + directory + " records, as it records it"
             : "reading "
                 + directory
-                + "; while this runs, a deploy on it is refused: stop this first");
+                + " while it answers a page; a deploy on it can start beside this");
     out.flush();
     new CountDownLatch(1).await();
     return 0;

@@ -11,6 +11,7 @@ import io.livegate.aws.GitHubAccess;
 import io.livegate.aws.LambdaTrigger;
 import io.livegate.aws.MetadbSource;
 import io.livegate.aws.RoleSessions;
+import io.livegate.aws.S3ExecutionLogs;
 import io.livegate.aws.S3PlanStore;
 import io.livegate.aws.Secrets;
 import io.livegate.aws.SesMailer;
@@ -33,6 +34,7 @@ import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.vote.Mailer;
+import io.livegate.process.LoggedCommandRunner;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.RunnerEnvironment;
 import io.livegate.process.SetprivSandbox;
@@ -162,6 +164,9 @@ public final class TaskWiring {
 
   public TerraRunJob terraRun() {
     Metadb store = metadb.get();
+    S3Client s3 = aws.build(S3Client.builder());
+    String bucket = Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET);
+    SandboxedPlan.Tools tools = tools(new ProcessCommandRunner(out::println), "livegate-terra-run");
     return new TerraRunJob(
         new TerraRunJob.Ports(
             store.deployments(),
@@ -169,11 +174,19 @@ public final class TaskWiring {
             TerraRunJob.unitStep(
                 store.executions(),
                 store.votes(),
-                new S3PlanStore(
-                    aws.build(S3Client.builder()),
-                    Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET)),
+                new S3PlanStore(s3, bucket),
                 checkout(),
-                tools(new ProcessCommandRunner(out::println), "livegate-terra-run"),
+                // each command's output is also kept in the bucket, past the task's own log
+                // stream: the console and status read a failed apply's error there
+                new SandboxedPlan.Tools(
+                    new LoggedCommandRunner(
+                        tools.runner(),
+                        TerraRunJob.plans(workspace()),
+                        new S3ExecutionLogs(s3, bucket),
+                        clock),
+                    tools.argv(),
+                    tools.sandbox(),
+                    tools.environment()),
                 workspace()),
             new SfnTaskTokens(aws.build(SfnClient.builder())),
             deploymentStatuses(),

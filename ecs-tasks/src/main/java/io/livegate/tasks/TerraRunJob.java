@@ -88,7 +88,12 @@ public final class TerraRunJob {
                       workspace.resolve("repository"), Workspaces.commitOf(deployment, execution));
               return () -> root;
             },
-            new TerraRun(tools, workspace.resolve("repository"), workspace.resolve("plans"))));
+            new TerraRun(tools, workspace.resolve("repository"), plans(workspace))));
+  }
+
+  /** Where a task's plan files are while its command runs: the log names executions by them. */
+  public static Path plans(Path workspace) {
+    return workspace.resolve("plans");
   }
 
   /** Plans and answers the task token; the exit code is for the log, the token is the result. */

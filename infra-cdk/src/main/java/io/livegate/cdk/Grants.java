@@ -1,5 +1,6 @@
 package io.livegate.cdk;
 
+import io.livegate.statemachine.RuntimeContract;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.ArnComponents;
@@ -124,6 +125,7 @@ public final class Grants extends Construct {
     readSecret(role, props.secrets().githubToken());
     props.tasks().moduleSourcesToken().ifPresent(secret -> readSecret(role, secret));
     allow(role, List.of("s3:PutObject"), List.of(plans()));
+    executionLogs(role);
     assume(role, props.planRoleArns());
     stateMachine.grantTaskResponse(role);
   }
@@ -135,6 +137,7 @@ public final class Grants extends Construct {
     readSecret(role, props.secrets().githubToken());
     props.tasks().moduleSourcesToken().ifPresent(secret -> readSecret(role, secret));
     allow(role, List.of("s3:GetObject"), List.of(plans()));
+    executionLogs(role);
     assume(role, props.applyRoleArns());
   }
 
@@ -286,6 +289,21 @@ public final class Grants extends Construct {
             "ec2:AssignPrivateIpAddresses",
             "ec2:UnassignPrivateIpAddresses"),
         List.of("*"));
+  }
+
+  /**
+   * terra-run keeps each command's output in its execution's log in the artifact bucket (aws
+   * S3ExecutionLogs), reading the log before it writes it back longer. ListBucket makes a log not
+   * written yet read as missing, where S3 would otherwise answer AccessDenied; it shows key names
+   * only.
+   */
+  private void executionLogs(IRole role) {
+    allow(
+        role,
+        List.of("s3:GetObject", "s3:PutObject"),
+        List.of(
+            props.tasks().artifacts().arnForObjects(RuntimeContract.Artifacts.LOGS_PREFIX + "*")));
+    allow(role, List.of("s3:ListBucket"), List.of(props.tasks().artifacts().getBucketArn()));
   }
 
   /** The plan files in the artifact bucket. */

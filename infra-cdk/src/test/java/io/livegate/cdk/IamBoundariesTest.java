@@ -3,6 +3,7 @@ package io.livegate.cdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.livegate.statemachine.RuntimeContract;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -162,10 +163,20 @@ class IamBoundariesTest {
             Map.entry(
                 "terra-run-plan",
                 union(
-                    TASK_TOKEN, "secretsmanager:GetSecretValue", "s3:PutObject", "sts:AssumeRole")),
+                    TASK_TOKEN,
+                    "secretsmanager:GetSecretValue",
+                    "s3:PutObject",
+                    "s3:GetObject",
+                    "s3:ListBucket",
+                    "sts:AssumeRole")),
             Map.entry(
                 "terra-run-apply",
-                Set.of("secretsmanager:GetSecretValue", "s3:GetObject", "sts:AssumeRole")),
+                Set.of(
+                    "secretsmanager:GetSecretValue",
+                    "s3:GetObject",
+                    "s3:PutObject",
+                    "s3:ListBucket",
+                    "sts:AssumeRole")),
             Map.entry(
                 "deploy-flow",
                 Set.of(
@@ -410,12 +421,20 @@ class IamBoundariesTest {
   @Test
   void planFilesAreWrittenByPlanAndReadByApplyAndTheConfirmPage() {
     JsonNode plans = iam.resolved(stack.artifacts().arnForObjects(Tasks.PLANS_PREFIX + "*"));
-    assertThat(iam.resources(role("terra-run-plan"), "s3:PutObject")).containsExactly(plans);
-    assertThat(iam.resources(role("terra-run-apply"), "s3:GetObject")).containsExactly(plans);
+    JsonNode logs =
+        iam.resolved(stack.artifacts().arnForObjects(RuntimeContract.Artifacts.LOGS_PREFIX + "*"));
+    // terra-run also keeps each execution's log, beside the plans and apart from them
+    assertThat(iam.resources(role("terra-run-plan"), "s3:PutObject"))
+        .containsExactlyInAnyOrder(plans, logs);
+    assertThat(iam.resources(role("terra-run-plan"), "s3:GetObject")).containsExactly(logs);
+    assertThat(iam.resources(role("terra-run-apply"), "s3:GetObject"))
+        .containsExactlyInAnyOrder(plans, logs);
+    assertThat(iam.resources(role("terra-run-apply"), "s3:PutObject")).containsExactly(logs);
     assertThat(iam.resources(role("approval-response"), "s3:GetObject")).containsExactly(plans);
-    assertThat(rolesAllowed("s3:PutObject")).containsExactly("terra-run-plan");
+    assertThat(rolesAllowed("s3:PutObject"))
+        .containsExactlyInAnyOrder("terra-run-plan", "terra-run-apply");
     assertThat(rolesAllowed("s3:GetObject"))
-        .containsExactlyInAnyOrder("terra-run-apply", "approval-response");
+        .containsExactlyInAnyOrder("terra-run-plan", "terra-run-apply", "approval-response");
   }
 
   @Test

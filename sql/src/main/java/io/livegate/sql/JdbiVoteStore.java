@@ -26,7 +26,8 @@ public final class JdbiVoteStore implements VoteStore {
   }
 
   @Override
-  public VoteResult cast(long executionId, String voter, Vote.Choice choice, Instant at) {
+  public VoteResult cast(
+      long executionId, String voter, Vote.Choice choice, String reason, Instant at) {
     return jdbi.inTransaction(
         handle -> {
           Optional<Execution> locked =
@@ -49,20 +50,23 @@ public final class JdbiVoteStore implements VoteStore {
           }
           handle
               .createUpdate(
-                  "INSERT INTO votes (execution_id, voter, choice, cast_at) VALUES (:id, :voter, :choice, :at)"
-                      + " ON CONFLICT (execution_id, voter) DO UPDATE SET choice = EXCLUDED.choice, cast_at = EXCLUDED.cast_at")
+                  "INSERT INTO votes (execution_id, voter, choice, cast_at, reason) VALUES (:id, :voter, :choice, :at, :reason)"
+                      + " ON CONFLICT (execution_id, voter) DO UPDATE SET choice = EXCLUDED.choice, cast_at = EXCLUDED.cast_at,"
+                      + " reason = EXCLUDED.reason")
               .bind("id", executionId)
               .bind("voter", voter)
               .bind("choice", choice.id())
               .bind("at", Timestamp.from(at))
+              .bind("reason", Vote.reason(reason))
               .execute();
           handle
               .createUpdate(
-                  "INSERT INTO vote_events (execution_id, voter, choice, cast_at) VALUES (:id, :voter, :choice, :at)")
+                  "INSERT INTO vote_events (execution_id, voter, choice, cast_at, reason) VALUES (:id, :voter, :choice, :at, :reason)")
               .bind("id", executionId)
               .bind("voter", voter)
               .bind("choice", choice.id())
               .bind("at", Timestamp.from(at))
+              .bind("reason", Vote.reason(reason))
               .execute();
           List<Vote> votes = votes(handle, "votes", executionId);
           Optional<Decision> decision = VoteTally.decide(execution.spec(), votes);
@@ -96,7 +100,7 @@ public final class JdbiVoteStore implements VoteStore {
     String order = table.equals("vote_events") ? "id" : "cast_at, voter";
     return handle
         .createQuery(
-            "SELECT execution_id, voter, choice, cast_at FROM "
+            "SELECT execution_id, voter, choice, cast_at, reason FROM "
                 + table
                 + " WHERE execution_id = :id ORDER BY "
                 + order)
@@ -107,7 +111,8 @@ public final class JdbiVoteStore implements VoteStore {
                     rs.getLong(1),
                     rs.getString(2),
                     Vote.Choice.fromId(rs.getString(3)),
-                    rs.getTimestamp(4).toInstant()))
+                    rs.getTimestamp(4).toInstant(),
+                    rs.getString(5)))
         .list();
   }
 }

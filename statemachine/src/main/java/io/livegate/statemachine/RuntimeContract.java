@@ -55,6 +55,9 @@ public final class RuntimeContract {
   public static final class Artifacts {
     public static final String PLAN_BUCKET = "LIVEGATE_PLAN_BUCKET";
 
+    /** Where terra-run keeps each execution's log in that bucket ({@code logs/<execution>.log}). */
+    public static final String LOGS_PREFIX = "logs/";
+
     private Artifacts() {}
   }
 

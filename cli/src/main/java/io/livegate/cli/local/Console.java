@@ -275,13 +275,16 @@ public final class Console {
     return new Page(200, "Deployment " + id, main.toString(), unfinished(deployment.status()));
   }
 
+  /** The path of an execution's unit page, which the vote pages' result links to. */
+  public static String unitPath(Execution execution) {
+    return "/deployments/" + execution.deploymentId() + "/units/" + execution.id();
+  }
+
   private String unitCard(Execution execution, Map<Long, Execution> byId, List<Vote> votes) {
     return "<li class=\"card s-"
         + execution.status().id()
-        + "\"><a class=\"name\" href=\"/deployments/"
-        + execution.deploymentId()
-        + "/units/"
-        + execution.id()
+        + "\"><a class=\"name\" href=\""
+        + unitPath(execution)
         + "\" title=\""
         + Html.escape(execution.unit())
         + "\">"
@@ -385,7 +388,8 @@ public final class Console {
     if (votes.isEmpty()) {
       main.append("<p>No votes yet.</p>");
     } else {
-      main.append("<table id=\"votes\"><tr><th>Voter</th><th>Vote</th><th>When</th></tr>");
+      main.append(
+          "<table id=\"votes\"><tr><th>Voter</th><th>Vote</th><th>When</th><th>Reason</th></tr>");
       for (Vote vote : votes) {
         main.append("<tr><td>")
             .append(Html.escape(vote.voter()))
@@ -393,6 +397,8 @@ public final class Console {
             .append(vote.choice().id())
             .append("</td><td>")
             .append(time(vote.castAt()))
+            .append("</td><td>")
+            .append(Html.escape(vote.reason()))
             .append("</td></tr>");
       }
       main.append("</table>");

@@ -155,6 +155,7 @@ public record DeploymentReport(DeploymentView view, String trigger, List<Failure
         cast.put("voter", vote.voter());
         cast.put("choice", vote.choice().id());
         cast.put("at", text(vote.castAt()));
+        cast.put("reason", vote.reason());
         votes.add(cast);
       }
       entry.put("votes", votes);

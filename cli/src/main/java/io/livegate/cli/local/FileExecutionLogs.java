@@ -1,6 +1,7 @@
 package io.livegate.cli.local;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.runner.BoundedLog;
 import io.livegate.core.runner.ExecutionLogs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,17 +14,9 @@ import java.util.Optional;
 
 /**
  * The execution logs of the local runtime: one file per execution in the state directory's {@code
- * logs}, readable by its owner only like the rest of it. Each is bounded: a command's output keeps
- * its first {@value #HEAD} and last {@value #TAIL} characters (terraform's error is at the end),
- * and a log stops growing at {@value #MAX_LOG} characters, saying so.
+ * logs}, readable by its owner only like the rest of it, bounded as {@link BoundedLog} says.
  */
 public final class FileExecutionLogs implements ExecutionLogs {
-  static final int HEAD = 16 * 1024;
-  static final int TAIL = 112 * 1024;
-  static final int MAX_LOG = 1024 * 1024;
-  private static final String FULL =
-      "--- this log reached its size limit; later output is not kept\n";
-
   private final Path directory;
 
   public FileExecutionLogs(Path directory) {
@@ -37,20 +30,13 @@ public final class FileExecutionLogs implements ExecutionLogs {
     try {
       Files.createDirectories(directory);
       long size = Files.exists(file) ? Files.size(file) : 0;
-      if (size >= MAX_LOG) {
+      Optional<String> entry = BoundedLog.entry(size, command, exitCode, output, at);
+      if (entry.isEmpty()) {
         return;
-      }
-      String entry = "--- " + at + "  " + command + "  (exit " + exitCode + ")\n" + bounded(output);
-      if (!entry.endsWith("\n")) {
-        entry += "\n";
-      }
-      if (size + entry.length() > MAX_LOG) {
-        entry =
-            entry.substring(0, (int) Math.max(0, MAX_LOG - size - FULL.length() - 1)) + "\n" + FULL;
       }
       Files.writeString(
           file,
-          entry,
+          entry.get(),
           StandardCharsets.UTF_8,
           StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);
@@ -73,20 +59,9 @@ public final class FileExecutionLogs implements ExecutionLogs {
   }
 
   private Path file(String executionName) {
-    if (!executionName.matches("[A-Za-z0-9_-]+")) {
+    if (!BoundedLog.isExecutionName(executionName)) {
       throw new LivegateException("'" + executionName + "' is not an execution name");
     }
     return directory.resolve(executionName + ".log");
-  }
-
-  static String bounded(String output) {
-    if (output.length() <= HEAD + TAIL) {
-      return output;
-    }
-    return output.substring(0, HEAD)
-        + "\n--- "
-        + (output.length() - HEAD - TAIL)
-        + " characters left out ---\n"
-        + output.substring(output.length() - TAIL);
   }
 }

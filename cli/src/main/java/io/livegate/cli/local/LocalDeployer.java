@@ -273,12 +273,24 @@ public final class LocalDeployer {
     for (String voter : planned.spec().voters()) {
       String approve = ports.server().link(planned.id(), voter, Vote.Choice.APPROVE, expires);
       String reject = ports.server().link(planned.id(), voter, Vote.Choice.REJECT, expires);
-      ports
-          .outbox()
-          .voteRequest(
-              planned,
-              voter,
-              VoteMail.of(planned, planned.planSummary(), deployed, "", approve, reject));
+      try {
+        ports
+            .outbox()
+            .voteRequest(
+                planned,
+                voter,
+                VoteMail.of(
+                    planned,
+                    planned.planSummary(),
+                    deployed,
+                    "",
+                    ports.server().baseUrl() + Console.unitPath(planned),
+                    approve,
+                    reject));
+      } catch (Outbox.NotRelayed e) {
+        // The other voters are still mailed, and this one's links wait in the outbox file.
+        log(planned, "warning: " + e.getMessage());
+      }
       if (settings.voterAtTerminal().test(voter)) {
         log(planned, "vote link for " + voter + ": approve " + approve);
       }

@@ -62,6 +62,9 @@ public final class LocalWiring implements AutoCloseable {
   private final Runnable atShutdown = this::close;
   private final StateDirectoryLock lock;
 
+  /** How long a run waits for a reader ({@code status}, {@code ui}) to let the state dir go. */
+  private static final Duration READER_WAIT = Duration.ofSeconds(30);
+
   /**
    * Where terraform and terragrunt run: a bubblewrap sandbox that hides the state directory, or,
    * where bwrap is missing or cannot run, none (its description says so).
@@ -75,10 +78,12 @@ public final class LocalWiring implements AutoCloseable {
 
   private Drain drain = new Drain(processes, Duration.ZERO, line -> {});
   private VoteServer server;
+  private Optional<SmtpRelay> relay = Optional.empty();
 
   public LocalWiring(Path stateDirectory) {
     // The lock first: a second run must not walk a directory that the holder is writing in.
-    this.lock = StateDirectoryLock.take(StateDirectory.create(stateDirectory));
+    this.lock =
+        StateDirectoryLock.takeFromReaders(StateDirectory.create(stateDirectory), READER_WAIT);
     try {
       this.state = StateDirectory.at(stateDirectory);
       this.sandbox = sandbox(state.root());
@@ -272,12 +277,19 @@ public final class LocalWiring implements AutoCloseable {
             advance,
             castVote,
             unitStep,
-            new Outbox(state.outbox()),
+            new Outbox(state.outbox(), relay),
             server(port),
             drain),
         settings,
         log,
         clock);
+  }
+
+  /**
+   * From now on, the vote requests of the executors this wiring builds go on through {@code relay}.
+   */
+  public void mailThrough(Optional<SmtpRelay> relay) {
+    this.relay = relay;
   }
 
   /**

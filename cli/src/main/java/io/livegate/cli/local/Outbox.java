@@ -11,27 +11,48 @@ import java.nio.file.StandardCopyOption;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
  * The local mailer: one RFC 5322 message per voter, written as an .eml file (plain text and HTML)
- * into the outbox directory, where any mail client can open it.
+ * into the outbox directory, where any mail client can open it, and sent on through an SMTP relay
+ * when one is set ({@code --smtp-url}). The file is written first, so a relay that refuses loses no
+ * link.
  */
 public final class Outbox {
-  private final Path directory;
+  private static final String LOCAL_SENDER = "livegate@localhost";
 
-  public Outbox(Path directory) {
-    this.directory = directory;
+  /** The relay refused a message that the outbox holds: the voter's links are in its file. */
+  public static final class NotRelayed extends LivegateException {
+    NotRelayed(String message, Throwable cause) {
+      super(message, cause);
+    }
   }
 
-  /** Writes a vote request and returns its file. */
+  private final Path directory;
+  private final Optional<SmtpRelay> relay;
+
+  public Outbox(Path directory, Optional<SmtpRelay> relay) {
+    this.directory = directory;
+    this.relay = relay;
+  }
+
+  /**
+   * Writes a vote request, sends it through the relay if there is one, and returns its file.
+   *
+   * @throws NotRelayed when the relay refuses the message, which is in the file the error names
+   * @throws LivegateException when the file cannot be written
+   */
   public Path voteRequest(Execution execution, String voter, VoteMail mail) {
     String subject = mail.subject();
     String text = mail.text();
     String html = mail.html();
     String boundary = "livegate-" + UUID.randomUUID();
     String message =
-        "From: livegate <livegate@localhost>\r\n"
+        "From: livegate <"
+            + header(relay.map(SmtpRelay::from).orElse(LOCAL_SENDER))
+            + ">\r\n"
             + "To: "
             + header(voter)
             + "\r\n"
@@ -58,10 +79,15 @@ public final class Outbox {
       Files.writeString(partial, message, StandardCharsets.UTF_8);
       Files.move(
           partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      return file;
     } catch (IOException e) {
       throw new LivegateException("cannot write " + file + ": " + e.getMessage(), e);
     }
+    try {
+      relay.ifPresent(smtp -> smtp.send(voter, message.getBytes(StandardCharsets.UTF_8)));
+    } catch (LivegateException e) {
+      throw new NotRelayed(e.getMessage() + "; the message is in " + file, e);
+    }
+    return file;
   }
 
   private static String part(String boundary, String type, String body) {

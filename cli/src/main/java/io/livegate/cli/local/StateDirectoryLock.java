@@ -9,6 +9,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -49,6 +50,33 @@ public final class StateDirectoryLock implements AutoCloseable {
     this.since = Instant.now().toString();
   }
 
+  /** What the lock file says of a reader ({@link StateReader}) that holds it for a moment. */
+  private static final String READING = ", reading for a moment (status or ui)";
+
+  /**
+   * Takes the lock of {@code directory} for a run, waiting up to {@code wait} while a reader
+   * ({@code status}, or {@code ui} answering a page) holds it, since a reader lets go within
+   * moments; another run's hold fails at once with {@link Busy} naming its holder.
+   */
+  public static StateDirectoryLock takeFromReaders(Path directory, Duration wait) {
+    Instant deadline = Instant.now().plus(wait);
+    while (true) {
+      try {
+        return take(directory);
+      } catch (Busy busy) {
+        if (!busy.holder().endsWith(READING) || Instant.now().isAfter(deadline)) {
+          throw busy;
+        }
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LivegateException("interrupted while waiting for " + directory, e);
+      }
+    }
+  }
+
   /** Takes the lock of {@code directory}, or fails with {@link Busy} naming its holder. */
   public static StateDirectoryLock take(Path directory) {
     Path file = directory.resolve("lock");
@@ -77,6 +105,11 @@ public final class StateDirectoryLock implements AutoCloseable {
     StateDirectoryLock taken = new StateDirectoryLock(channel, lock);
     taken.describe("");
     return taken;
+  }
+
+  /** Says that a reader holds it, for a moment: a run waits for it ({@link #takeFromReaders}). */
+  public void reading() {
+    describe(READING);
   }
 
   /** Adds where the holder's status page is to what a second command is told. */

@@ -55,6 +55,7 @@ public final class StateReader implements AutoCloseable {
       try {
         StateDirectoryLock lock = StateDirectoryLock.take(root);
         try {
+          lock.reading();
           if (!Files.isRegularFile(data.resolve("PG_VERSION"))) {
             // a run left its lock file before it made the metadb: there is nothing to read
             throw new LivegateException("there is no metadb in " + root + " yet");

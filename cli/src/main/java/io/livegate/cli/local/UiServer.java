@@ -9,11 +9,16 @@ import java.nio.file.Path;
 /**
  * {@code livegate ui}: the console of a state directory on its own, read-only, while or after a run
  * ({@link StateReader}). When the run it was reading through ends, its metadb goes with it: the
- * next request opens the state directory again, now on a metadb of its own.
+ * next request opens the state directory again, now on a metadb of its own. When no run holds the
+ * state directory, it holds it only while it answers a page, and then lets go (its metadb stopped),
+ * so that a {@code deploy} started beside it can take the directory; a run waits a moment for a
+ * page being answered ({@link StateDirectoryLock#takeFromReaders}).
  */
 public final class UiServer implements AutoCloseable {
   private final Path stateDirectory;
   private final WebServer server;
+
+  /** The open reader: one attached to a run's metadb, or null between pages. */
   private StateReader reader;
 
   private UiServer(Path stateDirectory, WebServer server, StateReader reader) {
@@ -24,6 +29,7 @@ public final class UiServer implements AutoCloseable {
 
   /** Opens {@code stateDirectory} and serves its console on 127.0.0.1:{@code port}. */
   public static UiServer start(Path stateDirectory, int port) {
+    // Opened once now, so that a directory it cannot read fails the command rather than a page.
     StateReader reader = StateReader.open(stateDirectory);
     WebServer server;
     try {
@@ -41,6 +47,7 @@ public final class UiServer implements AutoCloseable {
           e);
     }
     UiServer ui = new UiServer(stateDirectory, server, reader);
+    ui.letGoUnlessAttached();
     server.route(
         "/",
         request -> {
@@ -52,14 +59,7 @@ public final class UiServer implements AutoCloseable {
           }
           boolean fragment = "fragment=1".equals(request.rawQuery());
           try {
-            Console.Response response;
-            try {
-              response = ui.console().render(request.path(), fragment);
-            } catch (RuntimeException gone) {
-              // The run whose metadb this read through has ended: open the directory again.
-              response = ui.reopen().render(request.path(), fragment);
-            }
-            return Console.reply(response);
+            return Console.reply(ui.render(request.path(), fragment));
           } catch (RuntimeException e) {
             return Console.reply(
                 new Console.Response(
@@ -78,7 +78,32 @@ public final class UiServer implements AutoCloseable {
 
   /** Whether it reads through the metadb of a run that holds the state directory. */
   public synchronized boolean attached() {
-    return reader.holder().isPresent();
+    return reader != null && reader.holder().isPresent();
+  }
+
+  private synchronized Console.Response render(String path, boolean fragment) {
+    try {
+      if (reader == null) {
+        reader = StateReader.open(stateDirectory);
+      }
+      try {
+        return console().render(path, fragment);
+      } catch (RuntimeException gone) {
+        // The run whose metadb this read through has ended: open the directory again.
+        return reopen().render(path, fragment);
+      }
+    } finally {
+      letGoUnlessAttached();
+    }
+  }
+
+  /** Closes a reader that holds the state directory itself: a run may take it now. */
+  private synchronized void letGoUnlessAttached() {
+    if (reader != null && reader.holder().isEmpty()) {
+      StateReader owned = reader;
+      reader = null;
+      owned.close();
+    }
   }
 
   private synchronized Console console() {
@@ -97,6 +122,7 @@ public final class UiServer implements AutoCloseable {
     } catch (RuntimeException e) {
       // the server it read through is gone already
     }
+    reader = null;
     reader = StateReader.open(stateDirectory);
     return console();
   }
@@ -104,6 +130,8 @@ public final class UiServer implements AutoCloseable {
   @Override
   public synchronized void close() {
     server.close();
-    reader.close();
+    if (reader != null) {
+      reader.close();
+    }
   }
 }

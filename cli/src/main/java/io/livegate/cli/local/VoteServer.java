@@ -84,12 +84,15 @@ public final class VoteServer implements AutoCloseable {
         new VoteDesk(
             links,
             castVote,
+            records.votes(),
             executions,
             deployments,
             execution ->
                 execution.planArtifact() == null
                     ? "(no saved plan)"
                     : records.plans().text(execution.planArtifact()),
+            // the console is served at / beside the vote pages, once deploy, demo or serve set it
+            execution -> Optional.ofNullable(console).map(shown -> Console.unitPath(execution)),
             clock);
     this.deployments = deployments;
     this.executions = executions;
@@ -240,10 +243,10 @@ public final class VoteServer implements AutoCloseable {
       if (method.equals("GET")) {
         return reply(desk.confirm(VoteDesk.form(request.rawQuery()).get(VoteDesk.TOKEN_PARAMETER)));
       } else if (method.equals("POST")) {
+        Map<String, String> form =
+            VoteDesk.form(new String(request.body(), StandardCharsets.UTF_8));
         return reply(
-            desk.record(
-                VoteDesk.form(new String(request.body(), StandardCharsets.UTF_8))
-                    .get(VoteDesk.TOKEN_PARAMETER)));
+            desk.record(form.get(VoteDesk.TOKEN_PARAMETER), form.get(VoteDesk.REASON_PARAMETER)));
       }
       return reply(VoteDesk.page(405, "Not allowed", "<p>Use the link from your email.</p>"))
           .with("Allow", "GET, POST");

@@ -2,6 +2,7 @@ package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.livegate.core.runner.BoundedLog;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class FileExecutionLogsTest {
         .startsWith("--- 2026-11-27T10:00:00Z  terraform apply plan  (exit 1)\nstart\n")
         .contains(" characters left out ---\n")
         .endsWith("\nError: the end\n");
-    assertThat(log.length()).isLessThan(FileExecutionLogs.HEAD + FileExecutionLogs.TAIL + 200);
+    assertThat(log.length()).isLessThan(BoundedLog.HEAD + BoundedLog.TAIL + 200);
   }
 
   @Test
@@ -36,7 +37,7 @@ class FileExecutionLogsTest {
     }
 
     String log = logs.read("d1-app-b").orElseThrow();
-    assertThat(log.length()).isLessThanOrEqualTo(FileExecutionLogs.MAX_LOG);
+    assertThat(log.length()).isLessThanOrEqualTo(BoundedLog.MAX_LOG);
     assertThat(log).endsWith("--- this log reached its size limit; later output is not kept\n");
     assertThat(logs.read("d1-other")).isEmpty();
   }

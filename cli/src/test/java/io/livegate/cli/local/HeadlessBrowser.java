@@ -36,7 +36,9 @@ final class HeadlessBrowser implements AutoCloseable {
       String result,
       String confirm,
       String deploymentStatus,
-      List<Box> units) {}
+      List<Box> units,
+      List<List<String>> votes,
+      String consoleLink) {}
 
   /** One {@code g.unit} of the status page's SVG. */
   record Box(String unit, String status, boolean visible) {}
@@ -110,6 +112,11 @@ final class HeadlessBrowser implements AutoCloseable {
     return page(step("click", tab).put("selector", selector));
   }
 
+  /** Types {@code text} into the form field at {@code selector}. */
+  Page fill(String tab, String selector, String text) {
+    return page(step("fill", tab).put("selector", selector).put("text", text));
+  }
+
   void screenshot(String tab, Path file) {
     send(step("screenshot", tab).put("path", file.toAbsolutePath().toString()));
   }
@@ -151,7 +158,9 @@ final class HeadlessBrowser implements AutoCloseable {
         text(answer, "result"),
         text(answer, "confirm"),
         text(answer, "deploymentStatus"),
-        boxes);
+        boxes,
+        rows(answer.path("votes")),
+        text(answer, "consoleLink"));
   }
 
   private JsonNode send(ObjectNode step) {
@@ -172,6 +181,17 @@ final class HeadlessBrowser implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot talk to the browser script: " + e.getMessage(), e);
     }
+  }
+
+  private static List<List<String>> rows(JsonNode table) {
+    List<List<String>> rows = new ArrayList<>();
+    table.forEach(
+        row -> {
+          List<String> cells = new ArrayList<>();
+          row.forEach(cell -> cells.add(cell.asText()));
+          rows.add(cells);
+        });
+    return rows;
   }
 
   private static String text(JsonNode node, String field) {

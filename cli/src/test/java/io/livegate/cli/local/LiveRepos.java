@@ -25,6 +25,21 @@ final class LiveRepos {
 
   private LiveRepos() {}
 
+  /** The voter of {@link #devAccountFile}. */
+  static final String DEV_VOTER = "lead@example.com";
+
+  /**
+   * An accounts file in {@code dir} with the dev account alone, which {@link #DEV_VOTER} decides
+   * with one approval or one rejection.
+   */
+  static Path devAccountFile(Path dir) throws IOException {
+    return Files.writeString(
+        dir.resolve("livegate.hcl"),
+        "account \"dev\" {\n  path = \"dev-account\"\n  voters = [\""
+            + DEV_VOTER
+            + "\"]\n  min_approvals = 1\n  min_rejections = 1\n}\n");
+  }
+
   /**
    * The example's dev account alone, as one account: its base commit, then a head commit that bumps
    * dev-account/global to v2. The merge deploys global, then baz and doo, then bar, then foo: five

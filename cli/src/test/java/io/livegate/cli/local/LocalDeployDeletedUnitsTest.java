@@ -139,7 +139,8 @@ class LocalDeployDeletedUnitsTest {
           .isEqualTo("[livegate] approve DESTROYING app/service (default)?");
       assertThat(SentMail.text(mail))
           .contains("Action:  DESTROY: this unit was deleted from the repository")
-          .contains("Plan:    +0 ~0 -1\nDestroys:\n  - terraform_data.service\n");
+          .contains(
+              "Plan:    0 to add, 0 to change, 1 to destroy\nDestroys:\n  - terraform_data.service\n");
       assertThat(SentMail.read(file).unit()).isEqualTo(SERVICE);
     }
   }

@@ -37,11 +37,7 @@ class LocalDeployRejectionTest {
     Path state = dir.resolve("state");
     Path outbox = state.resolve("outbox");
     TestRepo repo = LiveRepos.devAccountChange(dir.resolve("live"));
-    Path accounts =
-        Files.writeString(
-            dir.resolve("livegate.hcl"),
-            "account \"dev\" {\n  path = \"dev-account\"\n  voters = [\"lead@example.com\"]\n"
-                + "  min_approvals = 1\n  min_rejections = 1\n}\n");
+    Path accounts = LiveRepos.devAccountFile(dir);
     CompletableFuture<CliRun> deploy =
         CompletableFuture.supplyAsync(
             () ->

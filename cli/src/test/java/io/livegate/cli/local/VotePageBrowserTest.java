@@ -1,6 +1,7 @@
 package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
 class VotePageBrowserTest {
   private static final String ALICE = "alice@example.com";
   private static final String BOB = "bob@example.com";
+  private static final String CAROL = "carol@example.com";
   private static final String MALLORY = "mallory@example.com";
   private static final Path SCREENSHOTS = Path.of("target", "browser");
   private static final String PLAN_TEXT =
@@ -181,6 +184,51 @@ class VotePageBrowserTest {
   }
 
   @Test
+  void aRejectingVoterSeesTheVotesSoFarAndTheirReasonIsKeptAndShownInTheConsoleTheResultLinksTo() {
+    // three voters, two votes decide: alice's approval leaves the vote open for bob's reject
+    Deployed deployed = deployAppThenWeb(List.of(ALICE, BOB, CAROL), 2, 2);
+    long app = deployed.app().id();
+    browser.open("alice", link(deployed.app(), ALICE));
+    browser.click("alice", "#confirm");
+    String alicesTime =
+        wiring.votes.votes(app).get(0).castAt().truncatedTo(ChronoUnit.SECONDS).toString();
+
+    HeadlessBrowser.Page bobs = browser.open("bob", link(deployed.app(), BOB, Vote.Choice.REJECT));
+    assertThat(bobs.votes()).containsExactly(List.of(ALICE, "approve", alicesTime, ""));
+    String reason = "app v2's image is not in the registry yet";
+    browser.fill("bob", "#reason", reason);
+    browser.screenshot("bob", SCREENSHOTS.resolve("vote-reject-with-reason-page.png"));
+    HeadlessBrowser.Page recorded = browser.click("bob", "#confirm");
+
+    assertThat(recorded.status()).isEqualTo(200);
+    assertThat(recorded.result()).isEqualTo("Your reject is recorded (1 approvals, 1 rejections).");
+    assertThat(recorded.consoleLink())
+        .isEqualTo(server.baseUrl() + "/deployments/" + deployed.id() + "/units/" + app);
+    assertThat(wiring.votes.history(app))
+        .extracting(Vote::voter, Vote::choice, Vote::reason)
+        .containsExactly(
+            tuple(ALICE, Vote.Choice.APPROVE, ""), tuple(BOB, Vote.Choice.REJECT, reason));
+    assertThat(
+            DeploymentReport.of(wiring.deployments, wiring.executions, wiring.votes, deployed.id())
+                .json()
+                .toString())
+        .contains("reason=" + reason);
+
+    HeadlessBrowser.Page carols =
+        browser.open("carol", link(deployed.app(), CAROL, Vote.Choice.REJECT));
+    assertThat(carols.votes())
+        .extracting(row -> List.of(row.get(0), row.get(1), row.get(3)))
+        .containsExactly(List.of(ALICE, "approve", ""), List.of(BOB, "reject", reason));
+
+    HeadlessBrowser.Page unitPage = browser.open("bob", recorded.consoleLink());
+    assertThat(unitPage.status()).isEqualTo(200);
+    assertThat(unitPage.votes())
+        .extracting(row -> List.of(row.get(0), row.get(1), row.get(3)))
+        .containsExactly(List.of(ALICE, "approve", ""), List.of(BOB, "reject", reason));
+    browser.screenshot("bob", SCREENSHOTS.resolve("console-unit-votes-with-reason.png"));
+  }
+
+  @Test
   void theStatusPageDrawsOneBoxPerExecutionWithItsStatus() {
     Deployed deployed = deployAppThenWeb();
     wiring.show(deployed.id());
@@ -214,6 +262,11 @@ class VotePageBrowserTest {
   private record Deployed(long id, Execution app) {}
 
   private static Deployed deployAppThenWeb() {
+    return deployAppThenWeb(List.of(ALICE, BOB), 1, 1);
+  }
+
+  private static Deployed deployAppThenWeb(
+      List<String> voters, int minApprovals, int minRejections) {
     // Each test deploys its own repository, so no deployment waits behind another's lock.
     String repository = "acme/live-" + merges.incrementAndGet();
     DeployStack stack =
@@ -232,7 +285,9 @@ class VotePageBrowserTest {
             List.of());
     Accounts accounts =
         Accounts.of(
-            List.of(Account.of("default", "", List.of()).withVotes(List.of(ALICE, BOB), 1, 1)));
+            List.of(
+                Account.of("default", "", List.of())
+                    .withVotes(voters, minApprovals, minRejections)));
     long id =
         wiring
             .create

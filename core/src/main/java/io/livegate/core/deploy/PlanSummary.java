@@ -26,6 +26,11 @@ public record PlanSummary(
     return "+" + add + " ~" + change + " -" + destroy;
   }
 
+  /** The counts as the vote mail and page say them, e.g. "2 to add, 0 to change, 1 to destroy". */
+  public String inWords() {
+    return add + " to add, " + change + " to change, " + destroy + " to destroy";
+  }
+
   public boolean hasChanges() {
     return add + change + destroy > 0;
   }

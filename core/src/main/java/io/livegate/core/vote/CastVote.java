@@ -13,6 +13,13 @@ public final class CastVote {
   }
 
   public VoteResult cast(long executionId, String voter, Vote.Choice choice) {
-    return votes.cast(executionId, voter, choice, clock.instant());
+    return cast(executionId, voter, choice, "");
+  }
+
+  /**
+   * @param reason why, as the voter wrote it; kept as {@link Vote#reason(String)} says
+   */
+  public VoteResult cast(long executionId, String voter, Vote.Choice choice, String reason) {
+    return votes.cast(executionId, voter, choice, Vote.reason(reason), clock.instant());
   }
 }

@@ -109,7 +109,7 @@ public final class RequestVotes {
       try {
         mailer.send(
             voter,
-            VoteMail.of(execution, execution.planSummary(), deployed, logUrl, approve, reject));
+            VoteMail.of(execution, execution.planSummary(), deployed, logUrl, "", approve, reject));
         mailed.add(voter);
       } catch (RuntimeException e) {
         failures.add(voter + ": " + e.getMessage());

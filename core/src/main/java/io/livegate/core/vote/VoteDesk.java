@@ -8,7 +8,9 @@ import io.livegate.core.deploy.PlanSummary;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -26,6 +28,9 @@ public final class VoteDesk {
   /** The query and form parameter that carries the signed token. */
   public static final String TOKEN_PARAMETER = "t";
 
+  /** The form parameter of the confirm page that carries a reject's reason. */
+  public static final String REASON_PARAMETER = "reason";
+
   /**
    * A page to answer with.
    *
@@ -38,27 +43,36 @@ public final class VoteDesk {
 
   private final VoteLinks links;
   private final CastVote castVote;
+  private final VoteStore votes;
   private final ExecutionStore executions;
   private final DeploymentStore deployments;
   private final Function<Execution, String> planText;
+  private final Function<Execution, Optional<String>> consoleLink;
   private final Clock clock;
 
   /**
+   * @param votes the votes cast so far, which the confirm page lists
    * @param deployments where the page finds whether the execution is in a drift reconcile
    * @param planText the plan as people read it, shown on the confirm page
+   * @param consoleLink the execution's page in the console, which the result page links to; empty
+   *     where no console is served (the approval-response Lambda's)
    */
   public VoteDesk(
       VoteLinks links,
       CastVote castVote,
+      VoteStore votes,
       ExecutionStore executions,
       DeploymentStore deployments,
       Function<Execution, String> planText,
+      Function<Execution, Optional<String>> consoleLink,
       Clock clock) {
     this.links = links;
     this.castVote = castVote;
+    this.votes = votes;
     this.executions = executions;
     this.deployments = deployments;
     this.planText = planText;
+    this.consoleLink = consoleLink;
     this.clock = clock;
   }
 
@@ -133,7 +147,7 @@ public final class VoteDesk {
                 .map(
                     deployment ->
                         "<tr><td>Commit</td><td id=\"commit\"><code>"
-                            + Html.escape(shortSha(deployment.pullRequest().mergeCommit()))
+                            + Html.escape(VoteMail.shortSha(deployment.pullRequest().mergeCommit()))
                             + "</code> of "
                             + Html.escape(deployment.pullRequest().repository())
                             + (deployment.pullRequest().number() > 0
@@ -152,13 +166,23 @@ public final class VoteDesk {
                     + VoteMail.destroyedList(execution.planSummary())
                     + "</td></tr>")
             + "</table>"
+            + votesSoFar(votes.votes(execution.id()))
             + "<form method=\"post\" action=\""
             + PATH
             + "\"><input type=\"hidden\" name=\""
             + TOKEN_PARAMETER
             + "\" value=\""
             + Html.escape(token)
-            + "\"><button id=\"confirm\" type=\"submit\">"
+            + "\">"
+            + (ballot.choice() == Vote.Choice.REJECT
+                ? "<p><label for=\"reason\">Why do you reject it? (optional, shown with your vote)"
+                    + "</label><br><textarea id=\"reason\" name=\""
+                    + REASON_PARAMETER
+                    + "\" rows=\"3\" cols=\"60\" maxlength=\""
+                    + Vote.MAX_REASON
+                    + "\"></textarea></p>"
+                : "")
+            + "<button id=\"confirm\" type=\"submit\">"
             + choice
             + "</button></form>"
             + "<h2>Plan</h2><pre id=\"plan\">"
@@ -166,14 +190,19 @@ public final class VoteDesk {
             + "</pre>");
   }
 
-  /** Records the vote of a link (POST from the confirm page). */
-  public Page record(String token) {
+  /**
+   * Records the vote of a link (POST from the confirm page).
+   *
+   * @param reason the reason field of a reject's confirm page; null or empty when not given
+   */
+  public Page record(String token, String reason) {
     VoteLinks.Check check = links.check(token, clock.instant());
     if (!(check instanceof VoteLinks.Check.Valid valid)) {
       return refusal(check);
     }
     VoteLinks.Ballot ballot = valid.ballot();
-    VoteResult result = castVote.cast(ballot.executionId(), ballot.voter(), ballot.choice());
+    VoteResult result =
+        castVote.cast(ballot.executionId(), ballot.voter(), ballot.choice(), reason);
     String choice = ballot.choice().id();
     if (result instanceof VoteResult.Recorded recorded) {
       return new Page(
@@ -199,7 +228,16 @@ public final class VoteDesk {
                                   + Html.escape(execution.unit())
                                   + "</code> of deployment "
                                   + execution.deploymentId()
-                                  + ".</p>")
+                                  + "."
+                                  + consoleLink
+                                      .apply(execution)
+                                      .map(
+                                          link ->
+                                              " <a id=\"console\" href=\""
+                                                  + Html.escape(link)
+                                                  + "\">See it in the console</a>.")
+                                      .orElse("")
+                                  + "</p>")
                       .orElse("")),
           recorded.decided()
               ? Optional.of(new Decided(ballot.executionId(), recorded.decidedNow()))
@@ -281,15 +319,34 @@ public final class VoteDesk {
             + " is not a voter for this unit. No vote was recorded.</p>");
   }
 
+  /** Who voted what and when before this voter: the confirm page shows them. */
+  private static String votesSoFar(List<Vote> cast) {
+    if (cast.isEmpty()) {
+      return "<h2>Votes so far</h2><p id=\"no-votes\">Nobody has voted yet.</p>";
+    }
+    StringBuilder table =
+        new StringBuilder(
+            "<h2>Votes so far</h2><table id=\"votes\"><tr><th>Voter</th><th>Vote</th><th>When</th>"
+                + "<th>Reason</th></tr>");
+    for (Vote vote : cast) {
+      table
+          .append("<tr><td>")
+          .append(Html.escape(vote.voter()))
+          .append("</td><td>")
+          .append(vote.choice().id())
+          .append("</td><td>")
+          .append(vote.castAt().truncatedTo(ChronoUnit.SECONDS))
+          .append("</td><td>")
+          .append(Html.escape(vote.reason()))
+          .append("</td></tr>");
+    }
+    return table.append("</table>").toString();
+  }
+
   private static String counts(PlanSummary summary) {
     return summary == null
         ? "not planned yet"
-        : summary.add()
-            + " to add, "
-            + summary.change()
-            + " to change, "
-            + summary.destroy()
-            + " to destroy"
+        : summary.inWords()
             + (summary.newProviders().isEmpty()
                 ? ""
                 : "; new providers: " + String.join(", ", summary.newProviders()));
@@ -308,10 +365,6 @@ public final class VoteDesk {
         + String.join(", ", execution.spec().voters());
   }
 
-  private static String shortSha(String sha) {
-    return sha.substring(0, Math.min(12, sha.length()));
-  }
-
   /** The page template of every livegate page. */
   public static String html(String title, String body) {
     return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -321,7 +374,7 @@ public final class VoteDesk {
         + "pre{background:#f4f4f4;padding:12px;white-space:pre-wrap;overflow-wrap:anywhere}"
         + "pre .add{color:#005a3c;background:#e3f4ec}pre .del{color:#8a2c00;background:#fbe6da}"
         + "pre .chg{color:#004a80;background:#e2eef8}"
-        + "td{padding:2px 12px 2px 0;vertical-align:top;overflow-wrap:anywhere}"
+        + "td,th{text-align:left;padding:2px 12px 2px 0;vertical-align:top;overflow-wrap:anywhere}"
         + "button{font-size:1.2em;padding:6px 18px}</style>"
         + "</head><body><h1>"
         + Html.escape(title)

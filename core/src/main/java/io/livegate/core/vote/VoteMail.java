@@ -25,12 +25,14 @@ public record VoteMail(String subject, String text, String html) {
    * @param deployed the merge or drift reconcile the execution belongs to, or {@code null} when not
    *     known
    * @param logUrl where the plan's log is, or empty
+   * @param consoleUrl the execution's page in the console, or empty where none is served
    */
   public static VoteMail of(
       Execution execution,
       PlanSummary summary,
       MergedPullRequest deployed,
       String logUrl,
+      String consoleUrl,
       String approveUrl,
       String rejectUrl) {
     boolean reconcile = deployed != null && deployed.reconcile();
@@ -44,7 +46,8 @@ public record VoteMail(String subject, String text, String html) {
                 + execution.account()
                 + ")?")
             .replaceAll("[\\r\\n]", " ");
-    String counts = summary.counts();
+    String counts = summary.inWords();
+    String commit = deployed == null ? "" : shortSha(deployed.mergeCommit());
     String providers =
         summary.newProviders().isEmpty() ? "" : String.join(", ", summary.newProviders());
     StringBuilder text =
@@ -53,6 +56,9 @@ public record VoteMail(String subject, String text, String html) {
             .append(execution.unit())
             .append("\nAccount: ")
             .append(execution.account());
+    if (!commit.isEmpty()) {
+      text.append("\nCommit:  ").append(commit);
+    }
     if (!pullRequest.isEmpty()) {
       text.append("\nPR:      ").append(pullRequest);
     }
@@ -73,6 +79,9 @@ public record VoteMail(String subject, String text, String html) {
     if (!logUrl.isEmpty()) {
       text.append("\nLog:     ").append(logUrl);
     }
+    if (!consoleUrl.isEmpty()) {
+      text.append("\nConsole: ").append(consoleUrl);
+    }
     text.append("\n\nApprove: ")
         .append(approveUrl)
         .append("\nReject:  ")
@@ -84,6 +93,9 @@ public record VoteMail(String subject, String text, String html) {
         new StringBuilder("<p>livegate asks you to vote on a deployment.</p><table>")
             .append(row("Unit", "<code>" + Html.escape(execution.unit()) + "</code>"))
             .append(row("Account", Html.escape(execution.account())));
+    if (!commit.isEmpty()) {
+      html.append(row("Commit", "<code>" + Html.escape(commit) + "</code>"));
+    }
     if (!pullRequest.isEmpty()) {
       html.append(row("PR", Html.escape(pullRequest)));
     }
@@ -103,13 +115,24 @@ public record VoteMail(String subject, String text, String html) {
     if (!logUrl.isEmpty()) {
       html.append(row("Log", "<a href=\"" + Html.escape(logUrl) + "\">plan log</a>"));
     }
+    if (!consoleUrl.isEmpty()) {
+      html.append(
+          row(
+              "Console",
+              "<a href=\"" + Html.escape(consoleUrl) + "\">" + Html.escape(consoleUrl) + "</a>"));
+    }
     html.append("</table><p><a href=\"")
         .append(Html.escape(approveUrl))
-        .append("\">Approve</a> &middot; <a href=\"")
+        .append("\"><b>Approve</b></a> &middot; <a href=\"")
         .append(Html.escape(rejectUrl))
-        .append("\">Reject</a></p>")
+        .append("\"><b>Reject</b></a></p>")
         .append("<p>Each link opens a page that shows the plan and asks you to confirm.</p>");
     return new VoteMail(subject, text.toString(), html.toString());
+  }
+
+  /** A commit shortened to 12 characters, e.g. "3f2a9c1d0b7e": the mail and the page show it. */
+  static String shortSha(String sha) {
+    return sha.substring(0, Math.min(12, sha.length()));
   }
 
   /** A merge's pull request, e.g. "acme/live#42", or its repository when it has no number. */

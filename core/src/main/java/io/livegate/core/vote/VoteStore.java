@@ -10,8 +10,10 @@ public interface VoteStore {
    * Records a vote and, through {@link VoteTally}, the decision it reaches, in one atomic step per
    * execution: of votes arriving together, exactly one decides. A running execution without a
    * decision is open for votes; a voter may change their vote until the decision.
+   *
+   * @param reason why, as {@link Vote#reason(String)} keeps it; empty when not given
    */
-  VoteResult cast(long executionId, String voter, Vote.Choice choice, Instant at);
+  VoteResult cast(long executionId, String voter, Vote.Choice choice, String reason, Instant at);
 
   /** The current votes, one per voter. */
   List<Vote> votes(long executionId);

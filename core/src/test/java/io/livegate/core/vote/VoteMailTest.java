@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The vote mail, as a voter reads it, held to a golden file. */
 class VoteMailTest {
   @Test
-  void theVoteMailShowsTheUnitThePlanAndBothLinks() {
+  void theVoteMailShowsTheUnitCommitPullRequestPlanConsoleAndBothLinks() {
     VoteMail mail =
         VoteMail.of(
             Executions.of(
@@ -25,8 +25,15 @@ class VoteMailTest {
                 List.of(1L),
                 new PlanSummary(1, 2, 0, List.of("registry.terraform.io/hashicorp/aws"))),
             new PlanSummary(1, 2, 0, List.of("registry.terraform.io/hashicorp/aws")),
-            MergedPullRequest.withExactBase("acme/live", 42, "main", "feature", "b", "m"),
+            MergedPullRequest.withExactBase(
+                "acme/live",
+                42,
+                "main",
+                "feature",
+                "b",
+                "3f2a9c1d0b7e5a4c3b2a19f8e7d6c5b4a3f2e1d0"),
             "https://logs.example.com/d1-app",
+            "http://127.0.0.1:8741/deployments/1/units/3",
             "https://livegate.example.com/vote?t=approve-token",
             "https://livegate.example.com/vote?t=reject-token");
 
@@ -53,6 +60,7 @@ class VoteMailTest {
             summary,
             MergedPullRequest.withExactBase("acme/live", 43, "main", "feature", "b", "m"),
             "",
+            "",
             "https://livegate.example.com/vote?t=approve-token",
             "https://livegate.example.com/vote?t=reject-token");
 
@@ -75,6 +83,7 @@ class VoteMailTest {
             Executions.of(5, "dev-account/app", "dev", ExecutionStatus.RUNNING, List.of(), summary),
             summary,
             MergedPullRequest.reconcile("acme/live", "main", "e3f689e7", "run-1"),
+            "",
             "",
             "https://livegate.example.com/vote?t=approve-token",
             "https://livegate.example.com/vote?t=reject-token");

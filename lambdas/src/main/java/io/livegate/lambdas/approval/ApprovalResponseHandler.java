@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -100,7 +101,11 @@ public final class ApprovalResponseHandler implements RequestStreamHandler {
       return VoteDesk.page(413, "Too large", "<p>That request is too large.</p>");
     }
     Parts wired = parts.get();
-    VoteDesk.Page page = wired.desk().record(VoteDesk.form(body).get(VoteDesk.TOKEN_PARAMETER));
+    Map<String, String> form = VoteDesk.form(body);
+    VoteDesk.Page page =
+        wired
+            .desk()
+            .record(form.get(VoteDesk.TOKEN_PARAMETER), form.get(VoteDesk.REASON_PARAMETER));
     Optional<VoteDesk.Decided> decided = page.decided();
     if (decided.isPresent()) {
       long executionId = decided.get().executionId();

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sesv2.SesV2Client;
@@ -141,12 +142,15 @@ public final class ApprovalWiring {
                   new VoteDesk(
                       links.get(),
                       new CastVote(metadb.votes(), clock),
+                      metadb.votes(),
                       metadb.executions(),
                       metadb.deployments(),
                       (Execution execution) ->
                           execution.planArtifact() == null
                               ? "(not planned yet)"
                               : plans.text(execution.planArtifact()),
+                      // no public console on AWS: `livegate ui --aws` is an operator's own
+                      execution -> Optional.empty(),
                       clock),
                   metadb.executions(),
                   flows);

@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,9 +50,11 @@ class ApprovalResponseHandlerTest {
                   new VoteDesk(
                       links,
                       engine.castVote,
+                      engine.votes,
                       engine.executions,
                       engine.deployments,
                       execution -> "Plan: 1 to add, 0 to change, 0 to destroy.",
+                      execution -> Optional.empty(),
                       Clock.systemUTC()),
                   engine.executions,
                   callback));

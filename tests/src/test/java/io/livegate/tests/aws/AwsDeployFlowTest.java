@@ -235,6 +235,13 @@ class AwsDeployFlowTest {
     // b's apply created its resource before the postcondition failed: the rollback must undo it.
     assertThat(failed.newResources()).containsExactly("terraform_data.this");
     assertThat(flow.flowOutcomes().get(failed.name())).isEqualTo("failed");
+    // terraform's error outlives the task: it is in the execution's log in the artifact bucket
+    assertThat(flow.logs.read(failed.name()))
+        .hasValueSatisfying(
+            log ->
+                assertThat(log)
+                    .containsPattern("(?m)^--- \\S+  terraform -chdir=app/b apply .*\\(exit 1\\)$")
+                    .contains("Error: Resource postcondition failed"));
 
     List<Execution> rollbacks = executions.stream().filter(Execution::rollback).toList();
     assertThat(rollbacks)

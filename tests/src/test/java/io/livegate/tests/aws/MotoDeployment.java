@@ -9,6 +9,7 @@ import io.livegate.aws.AssumedRoleRunner;
 import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsScanLauncher;
 import io.livegate.aws.RoleSessions;
+import io.livegate.aws.S3ExecutionLogs;
 import io.livegate.aws.S3PlanStore;
 import io.livegate.aws.SfnFlows;
 import io.livegate.aws.SfnHeartbeat;
@@ -35,6 +36,7 @@ import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
 import io.livegate.lambdas.approval.ApprovalWiring;
 import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.process.LoggedCommandRunner;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.CreateDeployStack;
 import io.livegate.scan.GraphScan;
@@ -168,6 +170,10 @@ public final class MotoDeployment implements AutoCloseable {
   public record TokenAnswer(String taskToken, FlowDecision decision, boolean accepted) {}
 
   final MotoServer moto;
+
+  /** The execution logs terra-run keeps in the artifact bucket. */
+  final S3ExecutionLogs logs;
+
   final Path dir;
   final LiveRepo repo;
   final Accounts accounts;
@@ -315,6 +321,7 @@ public final class MotoDeployment implements AutoCloseable {
 
     SfnTaskTokens tokens = new SfnTaskTokens(sfn);
     S3PlanStore plans = new S3PlanStore(s3, BUCKET);
+    logs = new S3ExecutionLogs(s3, BUCKET);
     flows = new SfnFlows(sfn, stateMachineArn, settings.approvalTimeout());
     ssm.putParameter(
         r -> r.name(GITHUB_TOKEN).type(ParameterType.SECURE_STRING).value(GitHubApi.TOKEN));
@@ -387,14 +394,19 @@ public final class MotoDeployment implements AutoCloseable {
                     plans,
                     new Checkout(repo.root().toString(), Optional.empty()),
                     new SandboxedPlan.Tools(
-                        new AssumedRoleRunner(
-                            new ProcessCommandRunner(line -> {}),
-                            new RoleSessions(
-                                moto.client(StsClient.builder()),
-                                "livegate-terra-run",
-                                RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
-                                clock),
-                            moto.region().id()),
+                        // as TaskWiring wires terra-run: each command's output kept in the bucket
+                        new LoggedCommandRunner(
+                            new AssumedRoleRunner(
+                                new ProcessCommandRunner(line -> {}),
+                                new RoleSessions(
+                                    moto.client(StsClient.builder()),
+                                    "livegate-terra-run",
+                                    RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
+                                    clock),
+                                moto.region().id()),
+                            TerraRunJob.plans(workspace()),
+                            logs,
+                            clock),
                         RunnerArgv.TERRAFORM,
                         sandbox,
                         terraformEnvironment),

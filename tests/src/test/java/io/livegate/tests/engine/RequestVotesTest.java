@@ -115,7 +115,11 @@ class RequestVotesTest {
       VoteMail mail = mailer.sent().get(voter);
       assertThat(mail.subject()).isEqualTo("[livegate] approve account-0/dns (account-0)?");
       assertThat(mail.text())
-          .contains(Scenarios.REPOSITORY + "#7", "+2 ~1 -0", "hashicorp/null", LOG_URL);
+          .contains(
+              Scenarios.REPOSITORY + "#7",
+              "2 to add, 1 to change, 0 to destroy",
+              "hashicorp/null",
+              LOG_URL);
       assertThat(links.check(token(mail, "Approve"), NOW))
           .isEqualTo(
               new VoteLinks.Check.Valid(

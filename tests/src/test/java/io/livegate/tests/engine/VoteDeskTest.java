@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class VoteDeskTest {
@@ -48,12 +49,14 @@ class VoteDeskTest {
       new VoteDesk(
           links,
           engine.castVote,
+          engine.votes,
           engine.executions,
           engine.deployments,
           execution -> {
             planTextShown.add(execution.id());
             return "Plan: 1 to add (" + execution.unit() + ")";
           },
+          execution -> Optional.empty(),
           Clock.fixed(NOW, ZoneOffset.UTC));
 
   /**
@@ -151,7 +154,7 @@ class VoteDeskTest {
   void theResultPageNamesTheUnitAndItsDeployment() {
     Execution dns = dns();
 
-    VoteDesk.Page page = desk.record(token(dns, ALICE, Vote.Choice.APPROVE));
+    VoteDesk.Page page = desk.record(token(dns, ALICE, Vote.Choice.APPROVE), "");
 
     assertThat(page.html())
         .contains(
@@ -243,7 +246,7 @@ class VoteDeskTest {
   void aPostRecordsTheVoteAndSaysItDidNotDecideYet() {
     Execution dns = dns();
 
-    VoteDesk.Page page = desk.record(token(dns, ALICE, Vote.Choice.APPROVE));
+    VoteDesk.Page page = desk.record(token(dns, ALICE, Vote.Choice.APPROVE), "");
 
     assertThat(page.status()).isEqualTo(200);
     assertThat(page.html())
@@ -259,12 +262,12 @@ class VoteDeskTest {
   @Test
   void theDecidingVoteIsReportedExactlyOnceAndLaterVotesAreAlreadyDecided() {
     Execution dns = dns();
-    desk.record(token(dns, ALICE, Vote.Choice.APPROVE));
+    desk.record(token(dns, ALICE, Vote.Choice.APPROVE), "");
     String bobsLink = token(dns, BOB, Vote.Choice.APPROVE);
 
-    VoteDesk.Page deciding = desk.record(bobsLink);
-    VoteDesk.Page replayed = desk.record(bobsLink);
-    VoteDesk.Page late = desk.record(token(dns, CAROL, Vote.Choice.REJECT));
+    VoteDesk.Page deciding = desk.record(bobsLink, "");
+    VoteDesk.Page replayed = desk.record(bobsLink, "");
+    VoteDesk.Page late = desk.record(token(dns, CAROL, Vote.Choice.REJECT), "");
     VoteDesk.Page lateConfirm = desk.confirm(token(dns, CAROL, Vote.Choice.REJECT));
 
     assertThat(deciding.status()).isEqualTo(200);
@@ -288,7 +291,7 @@ class VoteDeskTest {
   void oneRejectionDecidesWhenOneRejectionIsEnough() {
     Execution dns = dns();
 
-    VoteDesk.Page page = desk.record(token(dns, CAROL, Vote.Choice.REJECT));
+    VoteDesk.Page page = desk.record(token(dns, CAROL, Vote.Choice.REJECT), "");
 
     assertThat(page.decided()).contains(new VoteDesk.Decided(dns.id(), Decision.REJECTED));
     assertThat(page.html()).contains("Your reject is recorded (0 approvals, 1 rejections).");
@@ -315,7 +318,7 @@ class VoteDeskTest {
     forged.add(null);
 
     for (String token : forged) {
-      for (VoteDesk.Page page : List.of(desk.confirm(token), desk.record(token))) {
+      for (VoteDesk.Page page : List.of(desk.confirm(token), desk.record(token, ""))) {
         assertThat(page.status()).as("token %s", token).isEqualTo(403);
         assertThat(page.html()).contains("Invalid link", "No vote was recorded.");
         assertThat(page.decided()).isEmpty();
@@ -332,7 +335,7 @@ class VoteDeskTest {
             new VoteLinks.Ballot(dns.id(), ALICE, Vote.Choice.APPROVE, NOW.minusSeconds(1)));
 
     VoteDesk.Page confirm = desk.confirm(expired);
-    VoteDesk.Page record = desk.record(expired);
+    VoteDesk.Page record = desk.record(expired, "");
 
     for (VoteDesk.Page page : List.of(confirm, record)) {
       assertThat(page.status()).isEqualTo(410);
@@ -349,7 +352,7 @@ class VoteDeskTest {
     String mallorys = token(dns, MALLORY, Vote.Choice.APPROVE);
 
     VoteDesk.Page confirm = desk.confirm(mallorys);
-    VoteDesk.Page record = desk.record(mallorys);
+    VoteDesk.Page record = desk.record(mallorys, "");
 
     for (VoteDesk.Page page : List.of(confirm, record)) {
       assertThat(page.status()).isEqualTo(403);
@@ -368,7 +371,7 @@ class VoteDeskTest {
         links.token(new VoteLinks.Ballot(999_999, ALICE, Vote.Choice.APPROVE, EXPIRES));
 
     VoteDesk.Page confirm = desk.confirm(nowhere);
-    VoteDesk.Page record = desk.record(nowhere);
+    VoteDesk.Page record = desk.record(nowhere, "");
 
     assertThat(confirm.status()).isEqualTo(404);
     assertThat(confirm.html()).contains("Unknown execution");
@@ -386,7 +389,7 @@ class VoteDeskTest {
     String outsider = "<b onmouseover=alert(2)>eve</b>";
 
     VoteDesk.Page confirm = desk.confirm(token(hostile, voter, Vote.Choice.APPROVE));
-    VoteDesk.Page notAVoter = desk.record(token(hostile, outsider, Vote.Choice.APPROVE));
+    VoteDesk.Page notAVoter = desk.record(token(hostile, outsider, Vote.Choice.APPROVE), "");
 
     assertThat(confirm.status()).isEqualTo(200);
     assertThat(confirm.html())

@@ -1,0 +1,70 @@
+package io.livegate.aws;
+
+import io.livegate.core.LivegateException;
+import io.livegate.core.runner.BoundedLog;
+import io.livegate.core.runner.ExecutionLogs;
+import io.livegate.statemachine.RuntimeContract;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+
+/**
+ * The execution logs on AWS: one object per execution, {@code logs/<execution>.log} in the artifact
+ * bucket, bounded as {@link BoundedLog} says. The terra-run task that runs an execution's command
+ * is the only writer of its log while it runs (one task per flow state, one at a time), so an
+ * append reads the object and writes it back whole.
+ */
+public final class S3ExecutionLogs implements ExecutionLogs {
+  private final S3Client s3;
+  private final String bucket;
+
+  public S3ExecutionLogs(S3Client s3, String bucket) {
+    this.s3 = s3;
+    this.bucket = bucket;
+  }
+
+  @Override
+  public void append(
+      String executionName, String command, int exitCode, String output, Instant at) {
+    String key = key(executionName);
+    String log = read(executionName).orElse("");
+    Optional<String> entry = BoundedLog.entry(log.length(), command, exitCode, output, at);
+    if (entry.isEmpty()) {
+      return;
+    }
+    try {
+      s3.putObject(
+          request -> request.bucket(bucket).key(key).contentType("text/plain; charset=utf-8"),
+          RequestBody.fromString(log + entry.get(), StandardCharsets.UTF_8));
+    } catch (SdkException e) {
+      throw new LivegateException(
+          "cannot write the log " + key + " to " + bucket + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Optional<String> read(String executionName) {
+    String key = key(executionName);
+    try {
+      return Optional.of(
+          s3.getObjectAsBytes(request -> request.bucket(bucket).key(key))
+              .asString(StandardCharsets.UTF_8));
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    } catch (SdkException e) {
+      throw new LivegateException(
+          "cannot read the log " + key + " from " + bucket + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String key(String executionName) {
+    if (!BoundedLog.isExecutionName(executionName)) {
+      throw new LivegateException("'" + executionName + "' is not an execution name");
+    }
+    return RuntimeContract.Artifacts.LOGS_PREFIX + executionName + ".log";
+  }
+}
