@@ -33,7 +33,9 @@ import java.util.stream.Stream;
  * would break (and kill it at its next write) when the JVM dies, and it runs in a session of its
  * own ({@code setsid}, where the system has it), so that the terminal's Ctrl-C reaches livegate,
  * which then decides when to interrupt it ({@link #interruptAll}). Its PID goes to the command's
- * PID file while it runs. The output files are livegate's, in a {@link PrivateTemp} directory.
+ * PID file while it runs. The output files are livegate's, in a {@link PrivateTemp} directory; a
+ * command with a PID file keeps them beside it ({@link #keptOutput}), so that a run resumed after
+ * livegate died can tell how the process ended.
  *
  * <p>The process gets {@link RunnerEnvironment}'s allow-list of livegate's environment and of the
  * command's, never the rest: it runs code nobody voted on yet.
@@ -41,6 +43,11 @@ import java.util.stream.Stream;
 public final class ProcessCommandRunner implements CommandRunner {
   private static final long POLL_MILLIS = 20;
   private static final Path SETSID = Path.of("/usr/bin/setsid");
+
+  /** The files of a command's standard output and error in its output directory. */
+  public static final String STDOUT = "stdout";
+
+  public static final String STDERR = "stderr";
 
   private final Consumer<String> lineSink;
   private final Set<Process> running = ConcurrentHashMap.newKeySet();
@@ -64,12 +71,34 @@ public final class ProcessCommandRunner implements CommandRunner {
           -1, "cannot start " + program + ": No such file or directory", false);
     }
     // out of the command's reach: a command could otherwise rewrite another's output as it is read
-    Path outputs = PrivateTemp.directory("run-");
+    Path outputs =
+        command.pidFile().isPresent()
+            ? keptOutput(command.pidFile().get())
+            : PrivateTemp.directory("run-");
     try {
-      return run(command, outputs.resolve("stdout"), outputs.resolve("stderr"));
+      if (command.pidFile().isPresent()) {
+        Files.createDirectories(outputs);
+      }
+      return run(command, outputs.resolve(STDOUT), outputs.resolve(STDERR));
+    } catch (IOException e) {
+      throw new LivegateException("cannot create " + outputs + ": " + e.getMessage(), e);
     } finally {
-      delete(outputs);
+      if (command.pidFile().isEmpty()) {
+        delete(outputs);
+      }
     }
+  }
+
+  /**
+   * Where the output of a command with the PID file {@code pidFile} is kept ({@code NAME.output}
+   * beside {@code NAME.pid}, holding {@code stdout} and {@code stderr}): a process that may outlive
+   * livegate may also end while no livegate watches it, and the run that resumes learns from its
+   * output how it ended. The next run of a command with the same PID file overwrites it.
+   */
+  public static Path keptOutput(Path pidFile) {
+    String name = pidFile.getFileName().toString();
+    return pidFile.resolveSibling(
+        (name.endsWith(".pid") ? name.substring(0, name.length() - 4) : name) + ".output");
   }
 
   /**

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * Plans and applies one execution with terraform or terragrunt as processes: the local runtime's
@@ -40,6 +41,12 @@ import java.util.function.Supplier;
 public final class TerraRun implements UnitRunner {
   private static final Duration TIMEOUT = Duration.ofHours(2);
   private static final int TAIL_LINES = 30;
+
+  /** How terraform (and terragrunt passing it on) starts each error it reports on stderr. */
+  private static final Pattern TERRAFORM_ERROR = Pattern.compile("(?m)^(.*\\s)?Error: ");
+
+  /** What terraform prints on stdout when a SIGINT stops it (livegate's drain sends one). */
+  private static final String TERRAFORM_INTERRUPTED = "Interrupt received.";
 
   private final SandboxedPlan.Tools tools;
   private final Path repositoryRoot;
@@ -246,10 +253,18 @@ public final class TerraRun implements UnitRunner {
    * task may assume no other). No changes left: the interrupted apply had finished. Changes left
    * that the voters approved, or the rest of one as terraform continues it (a replace whose delete
    * is done continues with its create; {@link ApprovedContinuation}): they are applied without a
-   * new vote. Anything else fails, and nothing more is applied.
+   * new vote. Anything else fails, and nothing more is applied. An apply that terraform reported
+   * failed before the run died fails with terraform's error, and nothing is applied again.
    */
   @Override
   public Step<Resumed> finishInterruptedApply(Execution execution, Set<String> newProviders) {
+    Optional<String> failed = failureOfTheInterruptedApply(execution);
+    if (failed.isPresent()) {
+      return Step.failed(
+          "the interrupted apply had failed before its failure was recorded, and is not applied"
+              + " again:\n"
+              + failed.get());
+    }
     Path approvedFile = planFile(execution);
     if (!Files.isRegularFile(approvedFile)
         || !sha256(approvedFile).equals(execution.planSha256())) {
@@ -333,6 +348,35 @@ public final class TerraRun implements UnitRunner {
   }
 
   /**
+   * What terraform reported when the interrupted apply failed, from the output it wrote itself
+   * ({@link ProcessCommandRunner#keptOutput}): a run killed after terraform's failure (or while
+   * terraform, outliving it, went on to fail) must record that failure, not apply again what
+   * failed. Empty when the apply left no output, reported no error, or was stopped by livegate's
+   * own shutdown (terraform's "Interrupt received."), which is never the unit's failure.
+   */
+  private Optional<String> failureOfTheInterruptedApply(Execution execution) {
+    Path output = ProcessCommandRunner.keptOutput(applyPidFile(execution));
+    Path stderr = output.resolve(ProcessCommandRunner.STDERR);
+    Path stdout = output.resolve(ProcessCommandRunner.STDOUT);
+    try {
+      if (!Files.exists(stderr)) {
+        return Optional.empty();
+      }
+      String errors = Files.readString(stderr);
+      boolean interrupted =
+          Files.exists(stdout) && Files.readString(stdout).contains(TERRAFORM_INTERRUPTED);
+      if (interrupted || !TERRAFORM_ERROR.matcher(errors).find()) {
+        return Optional.empty();
+      }
+      return Optional.of(new CommandResult(1, errors, false).tail(TAIL_LINES));
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot read the output of the interrupted apply in " + output + ": " + e.getMessage(),
+          e);
+    }
+  }
+
+  /**
    * Runs {@code step} of finishing an interrupted apply. When the state lock refuses it and the
    * lock is the one the interrupted apply took (its start was recorded before it ran), that lock is
    * released with {@code force-unlock} and the step runs once more; {@code released} gets a note
@@ -399,6 +443,18 @@ public final class TerraRun implements UnitRunner {
   }
 
   private String applyPlanFile(Execution execution, Path planFile) {
+    // An earlier attempt's output must not stand for this one's if this run dies before it starts.
+    Path earlier = ProcessCommandRunner.keptOutput(applyPidFile(execution));
+    try {
+      Files.deleteIfExists(earlier.resolve(ProcessCommandRunner.STDOUT));
+      Files.deleteIfExists(earlier.resolve(ProcessCommandRunner.STDERR));
+    } catch (IOException e) {
+      return "cannot remove an earlier apply's output in "
+          + earlier
+          + ": "
+          + e.getMessage()
+          + "; nothing was applied";
+    }
     try {
       StateLock.ApplyStart.now().write(applyStartFile(execution));
     } catch (IOException e) {

@@ -245,6 +245,67 @@ class CrashSuiteTest {
   }
 
   @Test
+  void aDeployKilledAtAFailingApplyHasThatApplyRunOnceAndResumeRecordsItsFailure()
+      throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path state = dir.resolve("state");
+    Path failNow = dir.resolve("fail-now");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("livegate.hcl", "account \"apps\" {\n  path = \"app\"\n}\n");
+    repo.commit("accounts");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    repo.commit("a at v1");
+    Path firstLog = dir.resolve("deploy-1.log");
+    Process first = livegate(firstLog, deployArguments(repo.root(), state));
+    ChildJvm.awaitExit(first, firstLog);
+    assertThat(first.exitValue()).as(ChildJvm.read(firstLog)).isZero();
+    // A replace whose create fails once the test lets it: terraform taints the new object, and a
+    // plan of what is left shows the same replace the voters approved.
+    repo.write(
+        "app/a/main.tf",
+        "resource \"terraform_data\" \"unit\" {\n"
+            + "  triggers_replace = \"v2\"\n"
+            + "  provisioner \"local-exec\" {\n"
+            + "    command = \"echo start app/a v2 >> "
+            + oracle
+            + "; while [ ! -e "
+            + failNow
+            + " ]; do sleep 0.1; done; exit 1\"\n"
+            + "  }\n"
+            + "}\n");
+    repo.commit("a at v2, whose create fails");
+
+    Path log = dir.resolve("deploy-2.log");
+    Process second = livegate(log, deployArguments(repo.root(), state));
+    ChildJvm.await(
+        () -> ChildJvm.read(oracle).contains("start app/a v2"), "the create's start", second, log);
+    second.destroyForcibly().waitFor();
+    assertThat(second.exitValue())
+        .as("kill -9 ended the deploy:\n%s", ChildJvm.read(log))
+        .isEqualTo(KILLED);
+    // terraform outlives the killed run and fails with no livegate to record it.
+    Files.createFile(failNow);
+
+    Path resumeLog = dir.resolve("resume.log");
+    Process resume = livegate(resumeLog, resumeArguments(state));
+    ChildJvm.awaitExit(resume, resumeLog);
+    assertThat(Files.readAllLines(oracle))
+        .as(
+            "the failed create ran once; resume did not apply it again:\n%s",
+            ChildJvm.read(resumeLog))
+        .containsExactly("start app/a v1", "end app/a v1", "start app/a v2");
+    assertThat(resume.exitValue()).as("resume:\n%s", ChildJvm.read(resumeLog)).isNotZero();
+    Recorded recorded = Recorded.in(state);
+    assertThat(recorded.deployments())
+        .extracting(Deployment::status)
+        .containsExactly(DeploymentStatus.SUCCEEDED, DeploymentStatus.FAILED);
+    Execution failed = recorded.executions().get(recorded.executions().size() - 1);
+    assertThat(failed.status()).isEqualTo(ExecutionStatus.FAILED);
+    assertThat(String.join("\n", recorded.events(failed)))
+        .contains("the interrupted apply had failed", "local-exec provisioner error");
+  }
+
+  @Test
   void aServeStoppedBySigtermMidApplyLetsTheApplyFinishAndItsRestartRepeatsNothing()
       throws Exception {
     Path oracle = dir.resolve("oracle.log");

@@ -12,7 +12,8 @@ import java.util.Optional;
  *
  * @param environment variables added to the runner's own environment
  * @param pidFile where the runner writes the process's PID while it runs, so that a run resumed
- *     after livegate died can find an apply that outlived it
+ *     after livegate died can find an apply that outlived it; the runner keeps such a process's
+ *     output beside it too, so that the resumed run can tell how it ended
  * @param standardInput the file the process reads on its standard input, which is otherwise empty
  *     ({@code /dev/null}): what a {@link Sandbox} needs to pass its program, e.g. bubblewrap's
  *     seccomp filter ({@link Sandbox#standardInput})
