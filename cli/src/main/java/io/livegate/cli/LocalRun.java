@@ -2,6 +2,7 @@ package io.livegate.cli;
 
 import io.livegate.cli.local.LocalDeployer;
 import io.livegate.cli.local.LocalWiring;
+import io.livegate.cli.local.ResourcesRanOut;
 import io.livegate.cli.local.SummaryTable;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
@@ -24,6 +25,7 @@ import io.livegate.scan.ScanCommand;
 import io.livegate.scan.config.AccountCoverage;
 import io.livegate.scan.repo.GitRepo;
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -278,6 +280,28 @@ final class LocalRun {
     }
   }
 
+  /**
+   * Where a run that ran out of disk space needs it: the state directory, whose file system holds
+   * the metadb, the plans and the workspaces.
+   */
+  private static String where(LivegateException stopped, Path stateDirectory) {
+    if (!(stopped instanceof ResourcesRanOut ranOut)
+        || !ranOut.shortage().resource().equals("disk space")) {
+      return "";
+    }
+    String free;
+    try {
+      free = Files.getFileStore(stateDirectory).getUsableSpace() / (1024 * 1024) + " MiB free now";
+    } catch (IOException e) {
+      free = "its free space unknown: " + e.getMessage();
+    }
+    return "\nThe state directory "
+        + stateDirectory
+        + " is on the full file system ("
+        + free
+        + "); free space there, then resume.";
+  }
+
   /** {@code word} as one shell word: quoted when it holds anything a shell would read. */
   static String shellWord(String word) {
     return word.matches("[A-Za-z0-9_./~:=@%+-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
@@ -341,6 +365,7 @@ final class LocalRun {
       // Following the hint must find this deployment: it names the state dir and the runner.
       throw new LivegateException(
           stopped.getMessage()
+              + where(stopped, wiring.state.root())
               + "\nTo finish deployment "
               + deployment.id()
               + ", run:\n  "

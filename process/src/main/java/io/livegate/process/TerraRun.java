@@ -7,6 +7,7 @@ import io.livegate.core.flow.ApprovedContinuation;
 import io.livegate.core.flow.PlanJson;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
+import io.livegate.core.runner.ResourceShortage;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.unit.UnitRunner;
 import io.livegate.scan.SandboxedPlan;
@@ -41,6 +42,9 @@ import java.util.regex.Pattern;
 public final class TerraRun implements UnitRunner {
   private static final Duration TIMEOUT = Duration.ofHours(2);
   private static final int TAIL_LINES = 30;
+
+  /** Less free space than this is a full file system: no plan file or state fits. */
+  private static final long FULL_BELOW_BYTES = 1024 * 1024;
 
   /** How terraform (and terragrunt passing it on) starts each error it reports on stderr. */
   private static final Pattern TERRAFORM_ERROR = Pattern.compile("(?m)^(.*\\s)?Error: ");
@@ -365,7 +369,9 @@ public final class TerraRun implements UnitRunner {
       String errors = Files.readString(stderr);
       boolean interrupted =
           Files.exists(stdout) && Files.readString(stdout).contains(TERRAFORM_INTERRUPTED);
-      if (interrupted || !TERRAFORM_ERROR.matcher(errors).find()) {
+      if (interrupted
+          || ResourceShortage.in(errors).isPresent()
+          || !TERRAFORM_ERROR.matcher(errors).find()) {
         return Optional.empty();
       }
       return Optional.of(new CommandResult(1, errors, false).tail(TAIL_LINES));
@@ -544,10 +550,39 @@ public final class TerraRun implements UnitRunner {
     return sandboxedPlan.run(argv, repositoryRoot, repositoryRoot, Optional.of(planFile), TIMEOUT);
   }
 
-  private static String failure(String step, CommandResult result) {
+  private String failure(String step, CommandResult result) {
     return step
         + (result.timedOut() ? " timed out" : " exited with " + result.exitCode())
-        + (result.output().isBlank() ? "" : ":\n" + result.tail(TAIL_LINES));
+        + (result.output().isBlank() ? "" : ":\n" + result.tail(TAIL_LINES))
+        + fullFileSystem();
+  }
+
+  /**
+   * A line saying that the file system of the plans or of the workspace is full, when it is: a
+   * command may fail of it without saying so (terraform left a truncated plan file on a full disk,
+   * and {@code show} failed with "zip: not a valid zip file"), and the failure is then the
+   * machine's ({@link ResourceShortage}), not the unit's. Empty when neither is full.
+   */
+  private String fullFileSystem() {
+    for (Path path : List.of(plans, repositoryRoot)) {
+      try {
+        Path existing = path.toAbsolutePath();
+        while (!Files.exists(existing) && existing.getParent() != null) {
+          existing = existing.getParent();
+        }
+        long free = Files.getFileStore(existing).getUsableSpace();
+        if (free < FULL_BELOW_BYTES) {
+          return "\nNo space left on device: the file system of "
+              + path
+              + " has "
+              + free
+              + " bytes free";
+        }
+      } catch (IOException e) {
+        // A file system that cannot be asked is not known to be full: the failure stands as it is.
+      }
+    }
+    return "";
   }
 
   public static String sha256(Path file) {

@@ -11,6 +11,7 @@ import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.FlowState;
+import io.livegate.core.runner.ResourceShortage;
 import io.livegate.core.unit.UnitRunner;
 import io.livegate.core.unit.UnitStep;
 import io.livegate.core.vote.CastVote;
@@ -30,6 +31,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -97,6 +99,9 @@ public final class LocalDeployer {
   private final Consumer<String> log;
   private final Clock clock;
 
+  /** The first resource that ran out in this run: it stops the run, leaving it resumable. */
+  private final AtomicReference<ResourceShortage> shortage = new AtomicReference<>();
+
   public LocalDeployer(Ports ports, Settings settings, Consumer<String> log, Clock clock) {
     this.ports = ports;
     this.settings = settings;
@@ -133,6 +138,10 @@ public final class LocalDeployer {
               || deployment.status() == DeploymentStatus.ROLLBACK_FAILED) {
             return deployment.status();
           }
+          ResourceShortage ranOut = shortage.get();
+          if (ranOut != null) {
+            throw new ResourcesRanOut(ranOut);
+          }
           if (ports.drain().draining()) {
             throw new LivegateException("stopped; what finished is recorded.");
           }
@@ -146,8 +155,16 @@ public final class LocalDeployer {
         Finished finished = completions.take().get();
         inFlight.remove(finished.execution().id());
         if (finished.outcome() != null) {
-          AdvanceDeployment.Advanced advanced =
-              ports.advance().flowEnded(finished.execution().name(), finished.outcome());
+          AdvanceDeployment.Advanced advanced;
+          try {
+            advanced = ports.advance().flowEnded(finished.execution().name(), finished.outcome());
+          } catch (RuntimeException e) {
+            // The flow's last state is recorded, so a resumed run records its outcome again.
+            if (!stopsFor(finished.execution(), e.getMessage(), "its outcome is not recorded")) {
+              throw e;
+            }
+            continue;
+          }
           log(finished.execution(), advanced.message());
           advanced
               .stopped()
@@ -174,7 +191,7 @@ public final class LocalDeployer {
       long deploymentId,
       CompletionService<Finished> completions,
       Set<Long> inFlight) {
-    if (ports.drain().draining()) {
+    if (stopping()) {
       return;
     }
     for (Execution started : advanced.started()) {
@@ -222,7 +239,7 @@ public final class LocalDeployer {
    * when a signal stops the run (the execution stays at its last recorded state for resume).
    */
   private Optional<FlowState> step(Execution execution, FlowState state, boolean interruptedHere) {
-    if (ports.drain().draining() || !enter(execution, state, interruptedHere ? "resumed" : null)) {
+    if (stopping() || !enter(execution, state, interruptedHere ? "resumed" : null)) {
       return Optional.empty();
     }
     return Optional.ofNullable(
@@ -321,7 +338,7 @@ public final class LocalDeployer {
     }
     Instant deadline = clock.instant().plus(settings.voteTimeout());
     while (true) {
-      if (ports.drain().draining()) {
+      if (stopping()) {
         return null;
       }
       Execution current = ports.executions().find(execution.id()).orElseThrow();
@@ -385,17 +402,40 @@ public final class LocalDeployer {
   }
 
   /**
-   * Fails the execution; null instead when a signal interrupted its process, so that it stays
-   * unfinished at its recorded state for resume.
+   * Fails the execution; null instead when a signal interrupted its process, or when a resource of
+   * the machine ran out ({@link ResourceShortage}), so that it stays unfinished at its recorded
+   * state for resume.
    */
   private FlowState fail(Execution execution, String error) {
     if (ports.drain().interrupted()) {
       log(execution, "interrupted: " + error);
       return null;
     }
+    if (stopsFor(execution, error, "it stays at its step for resume")) {
+      return null;
+    }
     log(execution, "failed: " + error);
     enter(execution, FlowState.FAILED, error);
     return FlowState.FAILED;
+  }
+
+  /**
+   * Whether {@code error} says a resource of the machine ran out; if so, the run stops as a drain
+   * does (no unit starts another step) and says {@code consequence} for {@code execution}.
+   */
+  private boolean stopsFor(Execution execution, String error, String consequence) {
+    Optional<ResourceShortage> ranOut = ResourceShortage.in(error);
+    if (ranOut.isEmpty()) {
+      return false;
+    }
+    shortage.compareAndSet(null, ranOut.get());
+    log(execution, "stopped: " + ranOut.get().describe() + "; " + consequence);
+    return true;
+  }
+
+  /** Whether no unit starts another step: a signal came, or a resource ran out. */
+  private boolean stopping() {
+    return ports.drain().draining() || shortage.get() != null;
   }
 
   private boolean enter(Execution execution, FlowState state, String detail) {

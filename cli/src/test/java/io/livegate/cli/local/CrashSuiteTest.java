@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -107,9 +108,19 @@ class CrashSuiteTest {
     return moments.stream();
   }
 
+  /** A file system the test mounted, unmounted after it. */
+  private Path mounted;
+
   @AfterEach
-  void stopLeftovers() {
+  void stopLeftovers() throws Exception {
     started.forEach(Process::destroyForcibly);
+    for (Process process : started) {
+      process.waitFor();
+    }
+    if (mounted != null) {
+      // Lazily: the metadb's server of a killed run may still hold files in it.
+      new ProcessBuilder("umount", "--lazy", mounted.toString()).inheritIO().start().waitFor();
+    }
   }
 
   @AfterAll
@@ -303,6 +314,72 @@ class CrashSuiteTest {
     assertThat(failed.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(String.join("\n", recorded.events(failed)))
         .contains("the interrupted apply had failed", "local-exec provisioner error");
+  }
+
+  @Test
+  void aStateDirectoryWhoseDiskFillsMidDeployIsLeftResumableAndResumeAfterFreeingSpaceFinishes()
+      throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path repo = writeRepo(dir.resolve("live"), oracle);
+    Path state = Files.createDirectories(dir.resolve("state"));
+    // A file system of its own that the test can fill without filling the machine's.
+    Process mount =
+        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=300m", "tmpfs", state.toString())
+            .redirectErrorStream(true)
+            .start();
+    String mountOutput = new String(mount.getInputStream().readAllBytes());
+    Assumptions.assumeTrue(
+        mount.waitFor() == 0,
+        "a full disk needs a small file system for the state directory, and mount -t tmpfs is not"
+            + " permitted here: "
+            + mountOutput);
+    mounted = state;
+    Path log = dir.resolve("deploy.log");
+    Process deploy = livegate(log, deployArguments(repo, state));
+    ChildJvm.await(
+        () -> ChildJvm.read(log).contains("[dev/global] Plan"), "dev/global's plan", deploy, log);
+    Path filler = state.resolve("filler");
+    fill(filler);
+    ChildJvm.awaitExit(deploy, log);
+    String stopped = ChildJvm.read(log);
+    assertThat(deploy.exitValue()).as("the deploy stopped:\n%s", stopped).isNotZero();
+    assertThat(stopped)
+        .as("the deploy says what ran out and where, without a stack trace")
+        .contains("ran out of disk space", state.toString())
+        .contains("To finish deployment 1, run:\n  livegate resume --state-dir ")
+        .doesNotContain("\tat ", "Exception");
+    Files.delete(filler);
+    assertThat(Recorded.in(state).executions())
+        .extracting(Execution::status)
+        .as("no unit was recorded failed for the full disk:\n%s", stopped)
+        .doesNotContain(ExecutionStatus.FAILED);
+
+    Path resumeLog = dir.resolve("resume.log");
+    Process resume = livegate(resumeLog, resumeArguments(state));
+    ChildJvm.awaitExit(resume, resumeLog);
+    assertThat(resume.exitValue()).as("resume:\n%s", ChildJvm.read(resumeLog)).isZero();
+    Recorded recorded = Recorded.in(state);
+    assertThat(recorded.deployment().status()).isEqualTo(DeploymentStatus.SUCCEEDED);
+    assertThat(recorded.executions())
+        .extracting(Execution::status)
+        .containsOnly(ExecutionStatus.SUCCEEDED);
+    Map<String, Integer> applies = applies(oracle);
+    assertThat(applies).as("every unit's apply ran once").containsOnlyKeys(allUnits());
+    assertThat(applies.values()).as("applies per unit: %s", applies).containsOnly(1);
+  }
+
+  /** Writes {@code filler} until its file system has no space left. */
+  private static void fill(Path filler) throws IOException {
+    byte[] block = new byte[1 << 20];
+    try (var out = Files.newOutputStream(filler)) {
+      while (true) {
+        out.write(block);
+      }
+    } catch (IOException e) {
+      if (!String.valueOf(e.getMessage()).contains("No space left on device")) {
+        throw e;
+      }
+    }
   }
 
   @Test
