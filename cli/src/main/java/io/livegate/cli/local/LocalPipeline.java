@@ -1,5 +1,6 @@
 package io.livegate.cli.local;
 
+import io.livegate.core.LivegateException;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.Deployment;
@@ -19,13 +20,17 @@ import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.scan.CreateDeployStack;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.repo.Checkout;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -34,9 +39,13 @@ import java.util.function.Consumer;
  * merge queue and lock in the metadb, and one worker thread that takes the deployment holding the
  * lock through its scan (a checkout of the merge commit) and its flows, then hands the lock on. The
  * worker is the local stand-in for create-deploy-stack and the trigger; AdvanceDeployment and the
- * merge gate are the same as on AWS.
+ * merge gate are the same as on AWS. A deployment whose run stopped on an error (not a signal) is
+ * run again after a backoff, instead of idling with the merge lock held.
  */
 public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoCloseable {
+  private static final Duration FIRST_RETRY = Duration.ofSeconds(5);
+  private static final Duration LAST_RETRY = Duration.ofMinutes(5);
+
   /** What the pipeline runs with. */
   public record Settings(
       String repositoryUrl,
@@ -62,6 +71,17 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
             return thread;
           });
   private final Set<Long> submitted = ConcurrentHashMap.newKeySet();
+
+  /** How often each deployment's run has stopped on an error in a row: its retry's backoff. */
+  private final Map<Long, Integer> failures = new ConcurrentHashMap<>();
+
+  private final ScheduledExecutorService retries =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "livegate-retry");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   /**
    * @param github posts commit statuses (GitHub's API, or the log when no token is configured)
@@ -143,6 +163,7 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
       Deployment deployment = wiring.deployments.find(deploymentId).orElseThrow();
       MergedPullRequest merge = deployment.pullRequest();
       Path root = wiring.state.root().resolve("workspace");
+      removeStaleIndexLock(root);
       if (!deployment.stackStored()) {
         int scanned = createDeployStack(deploymentId, root).run(merge);
         if (scanned != 0) {
@@ -168,10 +189,58 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
               .run(deploymentId);
       log.accept("deployment " + deploymentId + " " + status.id());
       engine.finalStatuses().settle(deploymentId);
+      failures.remove(deploymentId);
     } catch (RuntimeException e) {
-      log.accept("deployment " + deploymentId + " stopped: " + e.getMessage());
+      if (wiring.draining()) {
+        log.accept("deployment " + deploymentId + " stopped: " + e.getMessage());
+        return;
+      }
+      // A local error (a disk that was full, a file a killed run left) may be gone by the next
+      // try; idling would keep the merge lock held until someone restarts serve.
+      int failed = failures.merge(deploymentId, 1, Integer::sum);
+      Duration wait = retryAfter(failed);
+      log.accept(
+          "deployment "
+              + deploymentId
+              + " stopped: "
+              + e.getMessage()
+              + "\nretrying deployment "
+              + deploymentId
+              + " in "
+              + wait.toSeconds()
+              + " s (it stopped "
+              + failed
+              + (failed == 1 ? " time" : " times")
+              + " in a row)");
+      retries.schedule(
+          () -> wiring.deployments.find(deploymentId).ifPresent(this::submit),
+          wait.toMillis(),
+          TimeUnit.MILLISECONDS);
     } finally {
       submitted.remove(deploymentId);
+    }
+  }
+
+  /** The wait before the retry after {@code failed} stops in a row: doubling, at most 5 minutes. */
+  static Duration retryAfter(int failed) {
+    Duration wait = FIRST_RETRY.multipliedBy(1L << Math.min(failed - 1, 10));
+    return wait.compareTo(LAST_RETRY) > 0 ? LAST_RETRY : wait;
+  }
+
+  /**
+   * Removes the index lock that a run killed inside git's checkout of the workspace left: this
+   * worker is the workspace's only user (one thread, and the state directory's lock keeps other
+   * runs out), so a lock there before it starts is stale, and every later checkout would fail on
+   * it.
+   */
+  private void removeStaleIndexLock(Path workspace) {
+    Path lock = workspace.resolve(".git").resolve("index.lock");
+    try {
+      if (Files.deleteIfExists(lock)) {
+        log.accept("removed " + lock + ", which a run killed in git's checkout left");
+      }
+    } catch (IOException e) {
+      throw new LivegateException("cannot remove the stale " + lock + ": " + e.getMessage(), e);
     }
   }
 
@@ -217,6 +286,7 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
    */
   @Override
   public void close() {
+    retries.shutdownNow();
     worker.shutdown();
     try {
       while (!worker.awaitTermination(10, TimeUnit.SECONDS)) {

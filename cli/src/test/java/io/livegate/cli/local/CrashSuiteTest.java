@@ -321,19 +321,7 @@ class CrashSuiteTest {
       throws Exception {
     Path oracle = dir.resolve("oracle.log");
     Path repo = writeRepo(dir.resolve("live"), oracle);
-    Path state = Files.createDirectories(dir.resolve("state"));
-    // A file system of its own that the test can fill without filling the machine's.
-    Process mount =
-        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=300m", "tmpfs", state.toString())
-            .redirectErrorStream(true)
-            .start();
-    String mountOutput = new String(mount.getInputStream().readAllBytes());
-    Assumptions.assumeTrue(
-        mount.waitFor() == 0,
-        "a full disk needs a small file system for the state directory, and mount -t tmpfs is not"
-            + " permitted here: "
-            + mountOutput);
-    mounted = state;
+    Path state = smallFileSystem(dir.resolve("state"));
     Path log = dir.resolve("deploy.log");
     Process deploy = livegate(log, deployArguments(repo, state));
     ChildJvm.await(
@@ -366,6 +354,57 @@ class CrashSuiteTest {
     Map<String, Integer> applies = applies(oracle);
     assertThat(applies).as("every unit's apply ran once").containsOnlyKeys(allUnits());
     assertThat(applies.values()).as("applies per unit: %s", applies).containsOnly(1);
+  }
+
+  @Test
+  void aServeWhoseDiskFillsRetriesTheDeploymentAndFinishesItOnceSpaceIsFreed() throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path state = smallFileSystem(dir.resolve("state"));
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    String empty = repo.commit("empty");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    startAndEndUnit(repo, "app/b", "v1", oracle);
+    String merge = repo.commit("a and b");
+    List<String> arguments =
+        ServeProcess.oneAccount(dir, repo.root(), state, "--auto-approve", "--parallelism", "1");
+
+    try (ServeProcess serve = ServeProcess.start(arguments)) {
+      serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
+      serve.awaitLine("[app/b] Plan");
+      Path filler = state.resolve("filler");
+      fill(filler);
+      serve.awaitLine("retrying deployment 1 in ");
+      assertThat(serve.log()).contains("ran out of disk space").doesNotContain("\tat ");
+      Files.delete(filler);
+      serve.awaitLine(merge + ": success (deployment");
+    }
+
+    assertThat(Files.readAllLines(oracle))
+        .as("each apply ran once")
+        .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
+    assertThat(Recorded.in(state).executions())
+        .extracting(Execution::status)
+        .containsOnly(ExecutionStatus.SUCCEEDED);
+  }
+
+  /**
+   * Mounts a file system of its own at {@code directory}, small enough for the test to fill without
+   * filling the machine's; skips the test where mounting is not permitted.
+   */
+  private Path smallFileSystem(Path directory) throws Exception {
+    Files.createDirectories(directory);
+    Process mount =
+        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=300m", "tmpfs", directory.toString())
+            .redirectErrorStream(true)
+            .start();
+    String mountOutput = new String(mount.getInputStream().readAllBytes());
+    Assumptions.assumeTrue(
+        mount.waitFor() == 0,
+        "a full disk needs a small file system for the state directory, and mount -t tmpfs is not"
+            + " permitted here: "
+            + mountOutput);
+    mounted = directory;
+    return directory;
   }
 
   /** Writes {@code filler} until its file system has no space left. */
@@ -420,6 +459,42 @@ class CrashSuiteTest {
 
     assertThat(Files.readAllLines(oracle))
         .as("each apply ran once; the restart repeated nothing")
+        .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
+    assertThat(Recorded.in(state).executions())
+        .extracting(Execution::status)
+        .containsOnly(ExecutionStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aServeKilledDuringAPlanFinishesTheDeploymentAfterOneRestart() throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path state = dir.resolve("state");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    String empty = repo.commit("empty");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    startAndEndUnit(repo, "app/b", "v1", oracle);
+    String merge = repo.commit("a and b");
+    List<String> arguments =
+        ServeProcess.oneAccount(dir, repo.root(), state, "--auto-approve", "--parallelism", "1");
+
+    try (ServeProcess serve = ServeProcess.start(arguments)) {
+      serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
+      serve.awaitLine("[app/a] Plan");
+      assertThat(serve.kill())
+          .as("kill -9 ended serve during a's plan:\n%s", serve.log())
+          .isEqualTo(KILLED);
+    }
+    // What a kill inside git's checkout of the workspace leaves, as in the fault injection that
+    // found this: that moment is too short to hit by waiting for a line, so the test leaves it.
+    Path indexLock = state.resolve("workspace/.git/index.lock");
+    Files.writeString(indexLock, "");
+    try (ServeProcess restarted = ServeProcess.start(arguments)) {
+      restarted.awaitLine(merge + ": success (deployment");
+      assertThat(restarted.log()).contains("removed " + indexLock);
+    }
+
+    assertThat(Files.readAllLines(oracle))
+        .as("each apply ran once")
         .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
     assertThat(Recorded.in(state).executions())
         .extracting(Execution::status)

@@ -208,9 +208,14 @@ final class ServeProcess implements AutoCloseable {
   @Override
   public void close() {
     try {
-      process.destroyForcibly().waitFor();
+      kill();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** kill -9, then waits until serve is gone; its exit code (137 if the kill ended it). */
+  int kill() throws InterruptedException {
+    return process.destroyForcibly().waitFor();
   }
 }
