@@ -31,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -64,24 +65,14 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
   private final Consumer<String> log;
   private final Clock clock = Clock.systemUTC();
   private final ExecutorService worker =
-      Executors.newSingleThreadExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "livegate-pipeline");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadExecutor(daemon("livegate-pipeline"));
   private final Set<Long> submitted = ConcurrentHashMap.newKeySet();
 
   /** How often each deployment's run has stopped on an error in a row: its retry's backoff. */
   private final Map<Long, Integer> failures = new ConcurrentHashMap<>();
 
   private final ScheduledExecutorService retries =
-      Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "livegate-retry");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadScheduledExecutor(daemon("livegate-retry"));
 
   /**
    * @param github posts commit statuses (GitHub's API, or the log when no token is configured)
@@ -219,6 +210,15 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
     } finally {
       submitted.remove(deploymentId);
     }
+  }
+
+  /** Threads that never keep the JVM from exiting: the drain decides when serve stops. */
+  private static ThreadFactory daemon(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
   }
 
   /** The wait before the retry after {@code failed} stops in a row: doubling, at most 5 minutes. */

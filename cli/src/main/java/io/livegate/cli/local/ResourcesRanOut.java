@@ -12,8 +12,7 @@ public final class ResourcesRanOut extends LivegateException {
 
   public ResourcesRanOut(ResourceShortage shortage) {
     super(
-        "stopped: "
-            + shortage.describe()
+        shortage.describe()
             + "; no unit was recorded failed for it, and what finished is recorded.");
     this.shortage = shortage;
   }

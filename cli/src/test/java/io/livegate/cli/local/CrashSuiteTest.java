@@ -215,15 +215,7 @@ class CrashSuiteTest {
       throws Exception {
     Path oracle = dir.resolve("oracle.log");
     Path state = dir.resolve("state");
-    TestRepo repo = TestRepo.create(dir.resolve("live"));
-    repo.write("livegate.hcl", "account \"apps\" {\n  path = \"app\"\n}\n");
-    repo.commit("accounts");
-    startAndEndUnit(repo, "app/a", "v1", oracle);
-    repo.commit("a at v1");
-    Path firstLog = dir.resolve("deploy-1.log");
-    Process first = livegate(firstLog, deployArguments(repo.root(), state));
-    ChildJvm.awaitExit(first, firstLog);
-    assertThat(first.exitValue()).as(ChildJvm.read(firstLog)).isZero();
+    TestRepo repo = appAtV1Deployed(oracle, state);
     startAndEndUnit(repo, "app/a", "v2", oracle);
     repo.commit("a at v2, which replaces its resource");
 
@@ -261,15 +253,7 @@ class CrashSuiteTest {
     Path oracle = dir.resolve("oracle.log");
     Path state = dir.resolve("state");
     Path failNow = dir.resolve("fail-now");
-    TestRepo repo = TestRepo.create(dir.resolve("live"));
-    repo.write("livegate.hcl", "account \"apps\" {\n  path = \"app\"\n}\n");
-    repo.commit("accounts");
-    startAndEndUnit(repo, "app/a", "v1", oracle);
-    repo.commit("a at v1");
-    Path firstLog = dir.resolve("deploy-1.log");
-    Process first = livegate(firstLog, deployArguments(repo.root(), state));
-    ChildJvm.awaitExit(first, firstLog);
-    assertThat(first.exitValue()).as(ChildJvm.read(firstLog)).isZero();
+    TestRepo repo = appAtV1Deployed(oracle, state);
     // A replace whose create fails once the test lets it: terraform taints the new object, and a
     // plan of what is left shows the same replace the voters approved.
     repo.write(
@@ -362,9 +346,7 @@ class CrashSuiteTest {
     Path state = smallFileSystem(dir.resolve("state"));
     TestRepo repo = TestRepo.create(dir.resolve("live"));
     String empty = repo.commit("empty");
-    startAndEndUnit(repo, "app/a", "v1", oracle);
-    startAndEndUnit(repo, "app/b", "v1", oracle);
-    String merge = repo.commit("a and b");
+    String merge = aAndB(repo, oracle);
     List<String> arguments =
         ServeProcess.oneAccount(dir, repo.root(), state, "--auto-approve", "--parallelism", "1");
 
@@ -379,12 +361,7 @@ class CrashSuiteTest {
       serve.awaitLine(merge + ": success (deployment");
     }
 
-    assertThat(Files.readAllLines(oracle))
-        .as("each apply ran once")
-        .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
-    assertThat(Recorded.in(state).executions())
-        .extracting(Execution::status)
-        .containsOnly(ExecutionStatus.SUCCEEDED);
+    assertAAndBAppliedOnceAndSucceeded(oracle, state, "each apply ran once");
   }
 
   /**
@@ -428,9 +405,7 @@ class CrashSuiteTest {
     Path state = dir.resolve("state");
     TestRepo repo = TestRepo.create(dir.resolve("live"));
     String empty = repo.commit("empty");
-    startAndEndUnit(repo, "app/a", "v1", oracle);
-    startAndEndUnit(repo, "app/b", "v1", oracle);
-    String merge = repo.commit("a and b");
+    String merge = aAndB(repo, oracle);
     List<String> arguments =
         ServeProcess.oneAccount(
             dir,
@@ -457,12 +432,8 @@ class CrashSuiteTest {
       restarted.awaitLine(merge + ": success (deployment");
     }
 
-    assertThat(Files.readAllLines(oracle))
-        .as("each apply ran once; the restart repeated nothing")
-        .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
-    assertThat(Recorded.in(state).executions())
-        .extracting(Execution::status)
-        .containsOnly(ExecutionStatus.SUCCEEDED);
+    assertAAndBAppliedOnceAndSucceeded(
+        oracle, state, "each apply ran once; the restart repeated nothing");
   }
 
   @Test
@@ -471,9 +442,7 @@ class CrashSuiteTest {
     Path state = dir.resolve("state");
     TestRepo repo = TestRepo.create(dir.resolve("live"));
     String empty = repo.commit("empty");
-    startAndEndUnit(repo, "app/a", "v1", oracle);
-    startAndEndUnit(repo, "app/b", "v1", oracle);
-    String merge = repo.commit("a and b");
+    String merge = aAndB(repo, oracle);
     List<String> arguments =
         ServeProcess.oneAccount(dir, repo.root(), state, "--auto-approve", "--parallelism", "1");
 
@@ -493,8 +462,34 @@ class CrashSuiteTest {
       assertThat(restarted.log()).contains("removed " + indexLock);
     }
 
+    assertAAndBAppliedOnceAndSucceeded(oracle, state, "each apply ran once");
+  }
+
+  /** A repository of one account, app, whose unit app/a is deployed at v1 into {@code state}. */
+  private TestRepo appAtV1Deployed(Path oracle, Path state) throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("livegate.hcl", "account \"apps\" {\n  path = \"app\"\n}\n");
+    repo.commit("accounts");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    repo.commit("a at v1");
+    Path firstLog = dir.resolve("deploy-1.log");
+    Process first = livegate(firstLog, deployArguments(repo.root(), state));
+    ChildJvm.awaitExit(first, firstLog);
+    assertThat(first.exitValue()).as(ChildJvm.read(firstLog)).isZero();
+    return repo;
+  }
+
+  /** Commits the units app/a and app/b at v1; the commit. */
+  private static String aAndB(TestRepo repo, Path oracle) {
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    startAndEndUnit(repo, "app/b", "v1", oracle);
+    return repo.commit("a and b");
+  }
+
+  private static void assertAAndBAppliedOnceAndSucceeded(Path oracle, Path state, String why)
+      throws IOException {
     assertThat(Files.readAllLines(oracle))
-        .as("each apply ran once")
+        .as(why)
         .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
     assertThat(Recorded.in(state).executions())
         .extracting(Execution::status)
