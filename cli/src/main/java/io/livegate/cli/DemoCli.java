@@ -71,7 +71,7 @@ final class DemoCli implements Callable<Integer> {
     out.println("state directory:         " + state);
     ProgressListener progress = message -> out.println("livegate: " + message);
     int exit;
-    try (LocalWiring wiring = new LocalWiring(state)) {
+    try (LocalWiring wiring = new LocalWiring(state, local.sources::inStateDirectory)) {
       // A port in use must fail before the deployment is recorded as running.
       wiring.server(local.port);
       Path accountsFile = repository.resolve(ExampleRepo.ACCOUNTS_FILE);

@@ -71,7 +71,8 @@ final class DeployCli implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     ProgressListener progress =
         message -> spec.commandLine().getErr().println("livegate: " + message);
-    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+    try (LocalWiring wiring =
+        new LocalWiring(local.stateDirectory(), local.sources::inStateDirectory)) {
       // A port in use must fail before the deployment is recorded as running.
       wiring.server(local.port);
       Deployment deployment =

@@ -131,6 +131,7 @@ final class DriftCli implements Callable<Integer> {
                     .head(head)
                     .everyUnit()
                     .environment(RunnerEnvironment.allowed(livegate.environment()))
+                    .sources(local.sources.inStateDirectory(local.stateDirectory()))
                     .parallelism(parallelism)
                     // The terragrunt that plans the units decides how skip and exclude read.
                     .terragruntVersion(
@@ -168,7 +169,8 @@ final class DriftCli implements Callable<Integer> {
       int parallelism,
       PrintWriter out,
       ProgressListener progress) {
-    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+    try (LocalWiring wiring =
+        new LocalWiring(local.stateDirectory(), local.sources::inStateDirectory)) {
       // A port in use must fail before the reconcile is recorded as running.
       wiring.server(local.port);
       Deployment deployment =

@@ -6,6 +6,7 @@ import io.livegate.core.runner.RunnerArgv;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Predicate;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options every local-runtime command shares. */
@@ -25,6 +26,8 @@ final class LocalOptions {
       paramLabel = "DIR",
       description = "Where the metadb, plans, outbox and vote secret live (default: ~/.livegate).")
   Path stateDir;
+
+  @Mixin SourceOptions sources;
 
   @Option(
       names = "--port",

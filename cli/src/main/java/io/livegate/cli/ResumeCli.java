@@ -40,7 +40,8 @@ final class ResumeCli implements Callable<Integer> {
     LocalRun.requireTool(run.kind(), livegate.environment());
     // A mistyped --state-dir must not read as "nothing to resume", nor leave a new one behind.
     StateDirectory.requireExisting(local.stateDirectory());
-    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+    try (LocalWiring wiring =
+        new LocalWiring(local.stateDirectory(), local.sources::inStateDirectory)) {
       PrintWriter out = spec.commandLine().getOut();
       Set<Long> resumed = new HashSet<>();
       int exit = 0;

@@ -174,7 +174,8 @@ final class ServeCli implements Callable<Integer> {
                         new LivegateException(
                             "livegate serve needs the webhook secret: --webhook-secret-file or LIVEGATE_WEBHOOK_SECRET")));
     Optional<Supplier<String>> token = githubToken(environment, served);
-    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+    try (LocalWiring wiring =
+        new LocalWiring(local.stateDirectory(), local.sources::inStateDirectory)) {
       wiring.drainOnSignals(local.gracePeriod, line -> log(out, line));
       VoteServer server =
           wiring.server(address(listen), local.port, Optional.ofNullable(publicUrl));
@@ -211,7 +212,8 @@ final class ServeCli implements Callable<Integer> {
                       kind,
                       settings.deploy().parallelism(),
                       allowForkPrs,
-                      settings.runnerEnvironment()),
+                      settings.runnerEnvironment(),
+                      wiring.sources),
                   pipeline.statuses(),
                   github.map(
                       client ->
