@@ -1,6 +1,7 @@
 package io.livegate.cli.local;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.Printable;
 import io.livegate.core.runner.ExecutionLogs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,16 @@ public final class FileExecutionLogs implements ExecutionLogs {
       if (size >= MAX_LOG) {
         return;
       }
-      String entry = "--- " + at + "  " + command + "  (exit " + exitCode + ")\n" + bounded(output);
+      // what terraform printed, and the unit path in the command, are the repository's
+      String entry =
+          "--- "
+              + at
+              + "  "
+              + Printable.escape(command)
+              + "  (exit "
+              + exitCode
+              + ")\n"
+              + Printable.escapeExceptLines(bounded(output));
       if (!entry.endsWith("\n")) {
         entry += "\n";
       }
