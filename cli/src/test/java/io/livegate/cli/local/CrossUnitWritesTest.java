@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * writes into unit prod/b's directory, into the sibling account's directory prod/ and into the
  * repository root. Each unit's plan runs in a throwaway copy of the checkout, so none of it reaches
  * the live repository: prod/b's plan and apply run exactly the committed code, in a later
- * deployment, and its plan in a plan scan and drift.
+ * deployment, and its plan in a plan scan and drift. Nor can it write by path into a repository
+ * under {@code /tmp}.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 @Tag("terraform")
@@ -72,19 +73,7 @@ class CrossUnitWritesTest {
     PlanTimeSpy spy = planter(repo);
     repo.commit("a ships a provider of its own");
 
-    CliRun scan =
-        CliRun.withPath(
-            "scan",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--scan",
-            "plan",
-            "--runner",
-            "terraform",
-            "--parallelism",
-            "1");
+    CliRun scan = planScan(repo);
 
     System.out.println("what dev/a's provider did:\n" + spy.log());
     System.out.println(scan.err());
@@ -127,6 +116,60 @@ class CrossUnitWritesTest {
     assertNothingPlanted(repo);
   }
 
+  @Test
+  void planTimeCodeCannotWriteIntoTheRepositoryUnderTmpByItsPathOnTheHost() throws Exception {
+    TestRepo repo = twoAccounts();
+    assertThat(repo.root()).as("the repository sits under /tmp").startsWith(Path.of("/tmp"));
+    Path outside = Files.createDirectories(dir.resolve("beside-the-repository"));
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put(
+        "plant in prod/b by its path on the host",
+        "echo x > " + repo.root().resolve(VICTIM).resolve("planted_by_path_override.tf"));
+    attempts.put("write beside the repository in /tmp", "echo x > " + outside.resolve("planted"));
+    attempts.put(
+        "write into /tmp itself",
+        "echo x > /tmp/livegate-planted-" + ProcessHandle.current().pid());
+    attempts.put(
+        "write a temporary file of its own", "f=$(mktemp) && echo x > \"$f\" && echo \"$f\"");
+    PlanTimeSpy spy = planter(repo, attempts);
+    repo.commit("a ships a provider of its own");
+
+    CliRun scan = planScan(repo);
+
+    System.out.println("what dev/a's provider did:\n" + spy.log());
+    System.out.println(scan.err());
+    // /tmp is read-only to it, but for a private temporary directory (TMPDIR)
+    Map<String, Integer> exits = spy.exits();
+    assertThat(exits).as("the planter ran").containsOnlyKeys(attempts.keySet());
+    assertThat(exits).containsEntry("write a temporary file of its own", 0);
+    for (String refused :
+        List.of(
+            "plant in prod/b by its path on the host",
+            "write beside the repository in /tmp",
+            "write into /tmp itself")) {
+      assertThat(exits.get(refused)).as(refused).isNotZero();
+    }
+    assertThat(repo.root().resolve(VICTIM).resolve("planted_by_path_override.tf")).doesNotExist();
+    assertThat(outside.resolve("planted")).doesNotExist();
+    assertThat(Path.of("/tmp/livegate-planted-" + ProcessHandle.current().pid())).doesNotExist();
+  }
+
+  /** {@code livegate scan --scan plan} of the last commit, one unit at a time. */
+  private static CliRun planScan(TestRepo repo) {
+    return CliRun.withPath(
+        "scan",
+        "--repo",
+        repo.root().toString(),
+        "--base",
+        "HEAD~1",
+        "--scan",
+        "plan",
+        "--runner",
+        "terraform",
+        "--parallelism",
+        "1");
+  }
+
   /** Two accounts' units: dev/a and prod/b, each one resource, committed after an empty commit. */
   private TestRepo twoAccounts() {
     TestRepo repo = TestRepo.create(dir.resolve("live"));
@@ -157,6 +200,11 @@ class CrossUnitWritesTest {
             + VICTIM);
     attempts.put("plant in the sibling account's directory", "echo x > ../../" + PLANTED.get(1));
     attempts.put("plant in the repository root", "echo x > ../../" + PLANTED.get(2));
+    return planter(repo, attempts);
+  }
+
+  /** dev/a's provider making {@code attempts}, shipped as {@link #planter(TestRepo)} says. */
+  private static PlanTimeSpy planter(TestRepo repo, Map<String, String> attempts) throws Exception {
     PlanTimeSpy spy = PlanTimeSpy.installInUnit(repo.root().resolve(PLANTER), attempts);
     Path mirror = repo.root().resolve(PLANTER).resolve("terraform.d");
     try (Stream<Path> files = Files.walk(mirror)) {
