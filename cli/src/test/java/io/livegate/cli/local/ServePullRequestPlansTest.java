@@ -101,6 +101,60 @@ class ServePullRequestPlansTest {
         .isNotEmpty();
   }
 
+  @Test
+  void aPullRequestsStackSourceFromAnotherRepositoryOfThisMachineIsRefusedWithAClearError()
+      throws Exception {
+    // a repository of the host that the pull request's author has no business reading
+    TestRepo other = TestRepo.create(dir.resolve("private"));
+    other.write("units/app/terragrunt.hcl", "inputs = {}\n").write("units/app/main.tf", "\n");
+    other.commit("private catalog");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("app/a/terragrunt.hcl", "inputs = {}\n").write("app/a/main.tf", "\n");
+    String base = repo.commit("one unit");
+    String source = "git::file://" + other.root() + "//units/app";
+    repo.write(
+        "live/terragrunt.stack.hcl",
+        "unit \"app\" {\n  source = \"" + source + "\"\n  path   = \"app\"\n}\n");
+    String head = repo.commit("pull request: a unit from the host's private repository");
+    Path accounts =
+        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
+    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
+    Path token = Files.writeString(dir.resolve("github-token"), "ghs_serve-test");
+    serve =
+        ServeProcess.start(
+            ServeProcess.arguments(
+                repo.root(),
+                accounts,
+                secret,
+                dir.resolve("state"),
+                "--github-token-file",
+                token.toString(),
+                "--github-api-url",
+                github.baseUrl()));
+
+    ObjectNode opened = Webhooks.opened(13, head);
+    ((ObjectNode) opened.get("pull_request").get("base")).put("sha", base);
+    HttpResponse<String> answer = serve.deliver(opened, UUID.randomUUID().toString());
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+
+    JsonNode scanStatus = await(() -> lastStatus("livegate/plan", "failure"));
+    System.out.println("livegate/plan: " + scanStatus.path("description").asText());
+    assertThat(scanStatus.path("description").asText())
+        .startsWith(
+            "scan failed: live/terragrunt.stack.hcl:1: unit \"app\" (live/.terragrunt-stack/app)");
+    serve.await(
+        () -> serve.log().contains("livegate fetches it only when the operator passes"),
+        "serve to log the whole reason");
+    assertThat(serve.log())
+        .contains(
+            "scan failed: live/terragrunt.stack.hcl:1: unit \"app\" (live/.terragrunt-stack/app):"
+                + " cannot fetch its source file://"
+                + other.root()
+                + "//units/app: a file:// source is a repository of this machine outside the one being deployed;"
+                + " livegate fetches it only when the operator passes --allow-local-sources");
+    assertThat(dir.resolve("state/sources")).as("nothing was fetched").doesNotExist();
+  }
+
   private JsonNode lastStatus(String context, String state) throws Exception {
     JsonNode last = null;
     for (ServeEvent event : events()) {
