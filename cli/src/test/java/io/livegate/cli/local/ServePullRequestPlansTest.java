@@ -70,26 +70,9 @@ class ServePullRequestPlansTest {
     String base = repo.commit("one unit");
     repo.write("app/a/main.tf", "resource \"terraform_data\" \"app\" {\n  input = \"a-2\"\n}\n");
     String head = repo.commit("pull request");
-    Path accounts =
-        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
-    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
-    Path token = Files.writeString(dir.resolve("github-token"), "ghs_serve-test");
-    serve =
-        ServeProcess.start(
-            ServeProcess.arguments(
-                repo.root(),
-                accounts,
-                secret,
-                dir.resolve("state"),
-                "--github-token-file",
-                token.toString(),
-                "--github-api-url",
-                github.baseUrl()));
+    serve = serve(repo);
 
-    ObjectNode opened = Webhooks.opened(12, head);
-    ((ObjectNode) opened.get("pull_request").get("base")).put("sha", base);
-    HttpResponse<String> answer = serve.deliver(opened, UUID.randomUUID().toString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+    open(12, base, head);
 
     JsonNode unitStatus = await(() -> lastStatus("livegate/plan: app/a", "success"));
     assertThat(unitStatus.path("description").asText())
@@ -116,26 +99,9 @@ class ServePullRequestPlansTest {
         "live/terragrunt.stack.hcl",
         "unit \"app\" {\n  source = \"" + source + "\"\n  path   = \"app\"\n}\n");
     String head = repo.commit("pull request: a unit from the host's private repository");
-    Path accounts =
-        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
-    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
-    Path token = Files.writeString(dir.resolve("github-token"), "ghs_serve-test");
-    serve =
-        ServeProcess.start(
-            ServeProcess.arguments(
-                repo.root(),
-                accounts,
-                secret,
-                dir.resolve("state"),
-                "--github-token-file",
-                token.toString(),
-                "--github-api-url",
-                github.baseUrl()));
+    serve = serve(repo);
 
-    ObjectNode opened = Webhooks.opened(13, head);
-    ((ObjectNode) opened.get("pull_request").get("base")).put("sha", base);
-    HttpResponse<String> answer = serve.deliver(opened, UUID.randomUUID().toString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+    open(13, base, head);
 
     JsonNode scanStatus = await(() -> lastStatus("livegate/plan", "failure"));
     System.out.println("livegate/plan: " + scanStatus.path("description").asText());
@@ -153,6 +119,28 @@ class ServePullRequestPlansTest {
                 + "//units/app: a file:// source is a repository of this machine outside the one being deployed;"
                 + " livegate fetches it only when the operator passes --allow-local-sources");
     assertThat(dir.resolve("state/sources")).as("nothing was fetched").doesNotExist();
+  }
+
+  /** serve of {@code repo} as one account, posting to the GitHub stand-in with a token. */
+  private ServeProcess serve(TestRepo repo) throws Exception {
+    Path token = Files.writeString(dir.resolve("github-token"), "ghs_serve-test");
+    return ServeProcess.start(
+        ServeProcess.oneAccount(
+            dir,
+            repo.root(),
+            dir.resolve("state"),
+            "--github-token-file",
+            token.toString(),
+            "--github-api-url",
+            github.baseUrl()));
+  }
+
+  /** Delivers pull request {@code number} opened from {@code base} to {@code head}. */
+  private void open(int number, String base, String head) throws Exception {
+    ObjectNode opened = Webhooks.opened(number, head);
+    ((ObjectNode) opened.get("pull_request").get("base")).put("sha", base);
+    HttpResponse<String> answer = serve.deliver(opened, UUID.randomUUID().toString());
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
   }
 
   private JsonNode lastStatus(String context, String state) throws Exception {
