@@ -74,7 +74,7 @@ final class DemoCli implements Callable<Integer> {
     ProgressListener progress = message -> out.println("livegate: " + message);
     int exit;
     Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
-    try (LocalWiring wiring = new LocalWiring(state)) {
+    try (LocalWiring wiring = new LocalWiring(state, local.sources::inStateDirectory)) {
       wiring.mailThrough(smtp);
       // A port in use must fail before the deployment is recorded as running.
       wiring.server(local.port);

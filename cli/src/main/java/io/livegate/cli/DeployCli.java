@@ -74,7 +74,8 @@ final class DeployCli implements Callable<Integer> {
     ProgressListener progress =
         message -> spec.commandLine().getErr().println("livegate: " + message);
     Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
-    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+    try (LocalWiring wiring =
+        new LocalWiring(local.stateDirectory(), local.sources::inStateDirectory)) {
       wiring.mailThrough(smtp);
       // A port in use must fail before the deployment is recorded as running.
       wiring.server(local.port);

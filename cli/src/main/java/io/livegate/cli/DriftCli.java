@@ -133,6 +133,7 @@ final class DriftCli implements Callable<Integer> {
                     .head(head)
                     .everyUnit()
                     .environment(RunnerEnvironment.allowed(livegate.environment()))
+                    .sources(local.sources.inStateDirectory(local.stateDirectory()))
                     .parallelism(parallelism)
                     // The terragrunt that plans the units decides how skip and exclude read.
                     .terragruntVersion(
@@ -171,7 +172,8 @@ final class DriftCli implements Callable<Integer> {
       PrintWriter out,
       ProgressListener progress) {
     Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
-    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+    try (LocalWiring wiring =
+        new LocalWiring(local.stateDirectory(), local.sources::inStateDirectory)) {
       wiring.mailThrough(smtp);
       // A port in use must fail before the reconcile is recorded as running.
       wiring.server(local.port);

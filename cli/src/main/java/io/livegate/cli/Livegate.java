@@ -1,6 +1,7 @@
 package io.livegate.cli;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.Printable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -66,8 +67,12 @@ public final class Livegate {
   public static int execute(
       Map<String, String> environment, PrintWriter out, PrintWriter err, String... args) {
     CommandLine commandLine = new CommandLine(new Livegate(environment));
-    commandLine.setOut(out);
-    commandLine.setErr(err);
+    // Everything printed goes through Printable: unit paths, file names and terraform's output come
+    // from the repository, and a control character in them must not reach the terminal raw. So
+    // help prints without colours, whose escape sequences would be escaped too.
+    commandLine.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+    commandLine.setOut(Printable.writer(out));
+    commandLine.setErr(Printable.writer(err));
     commandLine.setParameterExceptionHandler(Livegate::usageError);
     commandLine.setExecutionExceptionHandler(
         (exception, line, parseResult) -> {

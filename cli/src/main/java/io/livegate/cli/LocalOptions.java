@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options every local-runtime command shares. */
@@ -28,6 +29,8 @@ final class LocalOptions {
       paramLabel = "DIR",
       description = "Where the metadb, plans, outbox and vote secret live (default: ~/.livegate).")
   Path stateDir;
+
+  @Mixin SourceOptions sources;
 
   @Option(
       names = "--port",

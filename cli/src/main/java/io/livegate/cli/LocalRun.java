@@ -135,6 +135,7 @@ final class LocalRun {
                     .base(baseSha)
                     .head(headSha)
                     .environment(RunnerEnvironment.allowed(environment))
+                    .sources(wiring.sources)
                     .parallelism(parallelism)
                     // The terragrunt that will run the units decides how skip is read.
                     .terragruntVersion(
@@ -177,7 +178,11 @@ final class LocalRun {
     }
     AccountCoverage.requireReachableThresholds(accounts);
     QueueReconcile.Queued queued =
-        new QueueReconcile(wiring.create, new GraphScan(progress)::run, accounts, runner)
+        new QueueReconcile(
+                wiring.create,
+                command -> new GraphScan(progress).run(command.withSources(wiring.sources)),
+                accounts,
+                runner)
             .queue(
                 root.toString(),
                 trunkRef,

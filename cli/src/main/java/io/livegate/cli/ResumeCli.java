@@ -42,7 +42,8 @@ final class ResumeCli implements Callable<Integer> {
     // A mistyped --state-dir must not read as "nothing to resume", nor leave a new one behind.
     StateDirectory.requireExisting(local.stateDirectory());
     Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
-    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+    try (LocalWiring wiring =
+        new LocalWiring(local.stateDirectory(), local.sources::inStateDirectory)) {
       wiring.mailThrough(smtp);
       PrintWriter out = spec.commandLine().getOut();
       Set<Long> resumed = new HashSet<>();

@@ -15,7 +15,6 @@ import io.livegate.scan.GraphScan;
 import io.livegate.scan.PlanScan;
 import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.ScanCommand;
-import io.livegate.scan.repo.GitSourceCache;
 import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -24,6 +23,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -136,8 +136,10 @@ final class ScanCli implements Callable<Integer> {
       paramLabel = "DIR",
       description =
           "Where remote stack sources (git) are fetched to and kept between scans (default:"
-              + " ~/.cache/livegate/sources).")
+              + " ~/.livegate/sources, in the state directory that the sandbox hides).")
   private Path sourceCache;
+
+  @Mixin private SourceOptions sources;
 
   @Option(
       names = "--terragrunt-version",
@@ -198,7 +200,10 @@ final class ScanCli implements Callable<Integer> {
             .parallelism(
                 parallelism == null ? Runtime.getRuntime().availableProcessors() : parallelism)
             .allowPartial(allowPartial)
-            .sourceCache(sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache)
+            .sources(
+                sourceCache == null
+                    ? sources.inStateDirectory(LocalOptions.defaultStateDirectory())
+                    : sources.access(sourceCache))
             .terragruntVersion(
                 TerragruntVersions.resolve(
                     terragruntVersion,

@@ -176,7 +176,8 @@ final class ServeCli implements Callable<Integer> {
                             "livegate serve needs the webhook secret: --webhook-secret-file or LIVEGATE_WEBHOOK_SECRET")));
     Optional<Supplier<String>> token = githubToken(environment, served);
     Optional<SmtpRelay> smtp = local.smtp(livegate.environment());
-    try (LocalWiring wiring = new LocalWiring(local.stateDirectory())) {
+    try (LocalWiring wiring =
+        new LocalWiring(local.stateDirectory(), local.sources::inStateDirectory)) {
       wiring.mailThrough(smtp);
       wiring.drainOnSignals(local.gracePeriod, line -> log(out, line));
       VoteServer server =
@@ -214,7 +215,8 @@ final class ServeCli implements Callable<Integer> {
                       kind,
                       settings.deploy().parallelism(),
                       allowForkPrs,
-                      settings.runnerEnvironment()),
+                      settings.runnerEnvironment(),
+                      wiring.sources),
                   pipeline.statuses(),
                   github.map(
                       client ->

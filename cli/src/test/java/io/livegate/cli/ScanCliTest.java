@@ -460,7 +460,7 @@ class ScanCliTest {
   }
 
   @Test
-  void remoteStackSourceIsFetchedIntoTheSourceCacheAndAnUnreachableOneFailsNamingTheUnit()
+  void aFileStackSourceIsRefusedWithoutAllowLocalSourcesFetchedWithItAndUnreachableNamesTheUnit()
       throws Exception {
     Path remote = dir.resolve("catalog.git");
     try (TestRepo catalog = TestRepo.create(dir.resolve("catalog"))) {
@@ -481,10 +481,23 @@ class ScanCliTest {
     String head = repo.commit("an app from the remote catalog");
     Path cache = dir.resolve("source-cache");
 
-    CliRun fetched = scan("--all", "--head", head, "--source-cache", cache.toString());
+    CliRun refused = scan("--all", "--head", head, "--source-cache", cache.toString());
+    CliRun fetched =
+        scan("--all", "--head", head, "--source-cache", cache.toString(), "--allow-local-sources");
     Files.walk(remote).sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    CliRun unreachable = scan("--all", "--head", head, "--source-cache", cache.toString());
+    CliRun unreachable =
+        scan("--all", "--head", head, "--source-cache", cache.toString(), "--allow-local-sources");
 
+    assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(refused.err())
+        .as("a repository elsewhere on this machine is fetched only when the operator allows it")
+        .contains(
+            "dev-account/stacks/terragrunt.stack.hcl:1: unit \"app\""
+                + " (dev-account/stacks/.terragrunt-stack/app): cannot fetch its source "
+                + url
+                + "//units/app?ref=v1: a file:// source is a repository of this machine outside"
+                + " the one being deployed; livegate fetches it only when the operator passes"
+                + " --allow-local-sources");
     assertThat(fetched.exitCode()).as(fetched.toString()).isZero();
     assertThat(fetched.out()).contains("dev-account/stacks/.terragrunt-stack/app");
     try (Stream<Path> entries = Files.list(cache)) {

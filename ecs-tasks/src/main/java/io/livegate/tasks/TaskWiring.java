@@ -49,6 +49,7 @@ import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.ScanCommand;
 import io.livegate.scan.config.AccountsFile;
 import io.livegate.scan.repo.Checkout;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.terragrunt.TerragruntVersion;
 import io.livegate.sql.Metadb;
 import io.livegate.statemachine.RuntimeContract;
@@ -197,16 +198,26 @@ public final class TaskWiring {
 
   /**
    * {@code scan}, applying the rules of the terragrunt release this image installed ({@link
-   * RuntimeContract.RunnerVersions#TERRAGRUNT_ENV}, else the default release).
+   * RuntimeContract.RunnerVersions#TERRAGRUNT_ENV}, else the default release), and fetching remote
+   * stack sources as {@link #sources()} allows.
    */
-  private <R> Function<ScanCommand, R> withRunnerTerragrunt(Function<ScanCommand, R> scan) {
+  private <R> Function<ScanCommand, R> taskScan(Function<ScanCommand, R> scan) {
     TerragruntVersion version =
         TerragruntVersion.parse(
             Env.optional(
                 environment,
                 RuntimeContract.RunnerVersions.TERRAGRUNT_ENV,
                 RuntimeContract.RunnerVersions.TERRAGRUNT));
-    return command -> scan.apply(command.withTerragruntVersion(version));
+    return command -> scan.apply(command.withTerragruntVersion(version).withSources(sources()));
+  }
+
+  /**
+   * The remote stack sources' cache, in the workspace (root's, which the image's user cannot read),
+   * with nothing granted: no {@code file://} source (the container holds no repository an operator
+   * would source, only the task's own files) and no credentials of the task's user.
+   */
+  private SourceAccess sources() {
+    return SourceAccess.in(workspace());
   }
 
   public CreateDeployStack createDeployStack() {
@@ -226,8 +237,7 @@ public final class TaskWiring {
         new CreateDeployStack.Scanning(
             checkout(),
             workspace().resolve("repository"),
-            withRunnerTerragrunt(
-                scan.equals("graph") ? new GraphScan(out::println)::run : planScan()::run),
+            taskScan(scan.equals("graph") ? new GraphScan(out::println)::run : planScan()::run),
             accounts,
             runner),
         new CreateDeployStack.Reporting(
@@ -265,7 +275,7 @@ public final class TaskWiring {
   public PlanPullRequest prPlanDispatch() {
     return new PlanPullRequest(
         pullRequestCheckout(),
-        withRunnerTerragrunt(new GraphScan(out::println)::run),
+        taskScan(new GraphScan(out::println)::run),
         accounts(),
         github.statuses(out::println),
         new EcsPullRequestPlanner(
@@ -307,7 +317,8 @@ public final class TaskWiring {
             tools(
                 new ProcessCommandRunner(line -> out.println("[" + unit + "] " + line)),
                 "livegate-pr-plan"),
-            workspace().resolve("plans")),
+            workspace().resolve("plans"),
+            sources()),
         accounts(),
         github.statuses(out::println),
         planComments(),
@@ -329,7 +340,7 @@ public final class TaskWiring {
     return new DriftJob(
         checkout(),
         workspace().resolve("repository"),
-        withRunnerTerragrunt(
+        taskScan(
             new DriftScan(
                     tools(new ProcessCommandRunner(out::println), "livegate-drift"), out::println)
                 ::run),
@@ -352,10 +363,7 @@ public final class TaskWiring {
     Engine engine = storingEngine(runner);
     return new DriftJob.Reconcile(
         new QueueReconcile(
-            engine.create(),
-            withRunnerTerragrunt(new GraphScan(out::println)::run),
-            accounts(),
-            runner),
+            engine.create(), taskScan(new GraphScan(out::println)::run), accounts(), runner),
         deploymentId -> invoke.accept(TriggerEvent.deploymentCreated(deploymentId)),
         engine.statuses(),
         Env.optional(environment, RuntimeContract.Tasks.LOG_URL, ""));

@@ -3,6 +3,7 @@ package io.livegate.tasks;
 import io.livegate.aws.EcsPullRequestPlanner;
 import io.livegate.aws.SfnHeartbeat;
 import io.livegate.core.LivegateException;
+import io.livegate.core.Printable;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PlanPullRequestResult;
 import io.livegate.core.pr.PlanUnitCommand;
@@ -35,7 +36,8 @@ import picocli.CommandLine.Parameters;
     description = "livegate's ECS tasks.")
 public final class Tasks {
   public static void main(String[] args) {
-    System.exit(execute(System.getenv(), new PrintWriter(System.out, true), args));
+    // the task's log: what the repository's code and names bring is printed escaped (Printable)
+    System.exit(execute(System.getenv(), Printable.writer(new PrintWriter(System.out)), args));
   }
 
   static int execute(Map<String, String> environment, PrintWriter out, String... args) {

@@ -18,6 +18,7 @@ import io.livegate.core.vote.VoteStore;
 import io.livegate.process.TerraRun;
 import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.repo.Checkout;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.PlanResult;
 import java.nio.file.Path;
@@ -88,7 +89,11 @@ public final class TerraRunJob {
                       workspace.resolve("repository"), Workspaces.commitOf(deployment, execution));
               return () -> root;
             },
-            new TerraRun(tools, workspace.resolve("repository"), plans(workspace))));
+            new TerraRun(
+                tools,
+                workspace.resolve("repository"),
+                plans(workspace),
+                SourceAccess.in(workspace))));
   }
 
   /** Where a task's plan files are while its command runs: the log names executions by them. */

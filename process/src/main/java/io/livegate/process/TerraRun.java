@@ -12,6 +12,7 @@ import io.livegate.core.runner.Sandbox;
 import io.livegate.core.unit.UnitRunner;
 import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.terragrunt.StackGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,6 +56,7 @@ public final class TerraRun implements UnitRunner {
   private final SandboxedPlan.Tools tools;
   private final Path repositoryRoot;
   private final Path plans;
+  private final SourceAccess sources;
   private final SandboxedPlan sandboxedPlan;
 
   /** Whether {@link #initialise} ran in this workspace. */
@@ -65,23 +67,24 @@ public final class TerraRun implements UnitRunner {
    *     the repository and the one plan file the command needs), and their environment
    * @param repositoryRoot the workspace the commands run from
    * @param plans where plan files are while a command runs, with the PID and start of an apply
+   * @param sources the remote stack sources' cache that the scan fetched into, and what a fetch of
+   *     a source it does not hold may reach
    */
-  public TerraRun(SandboxedPlan.Tools tools, Path repositoryRoot, Path plans) {
+  public TerraRun(
+      SandboxedPlan.Tools tools, Path repositoryRoot, Path plans, SourceAccess sources) {
     this.tools = tools;
     this.repositoryRoot = repositoryRoot;
     this.plans = plans;
+    this.sources = sources;
     this.sandboxedPlan =
         new SandboxedPlan(
-            tools,
-            new StackGenerator(
-                GitSourceCache.reusingFetched(GitSourceCache.defaultDirectory()),
-                tools.environment()));
+            tools, new StackGenerator(GitSourceCache.reusingFetched(sources), tools.environment()));
   }
 
   /** The same runner, plans directory and environment, running from the workspace {@code root}. */
   @Override
   public TerraRun at(Path root) {
-    return new TerraRun(tools, root, plans);
+    return new TerraRun(tools, root, plans, sources);
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.pr.UnitPlanner;
 import io.livegate.core.unit.UnitRunner;
 import io.livegate.scan.SandboxedPlan;
+import io.livegate.scan.repo.SourceAccess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,15 +20,18 @@ import java.util.stream.Stream;
 public final class TerraRunUnitPlanner implements UnitPlanner {
   private final SandboxedPlan.Tools tools;
   private final Path plans;
+  private final SourceAccess sources;
 
   /**
    * @param tools the runner, its argv, the sandbox the pull request's code runs in, and the
    *     environment of terraform or terragrunt
    * @param plans where plan files are written while a plan runs
+   * @param sources the remote stack sources' cache, and what a fetch may reach
    */
-  public TerraRunUnitPlanner(SandboxedPlan.Tools tools, Path plans) {
+  public TerraRunUnitPlanner(SandboxedPlan.Tools tools, Path plans, SourceAccess sources) {
     this.tools = tools;
     this.plans = plans;
+    this.sources = sources;
   }
 
   @Override
@@ -36,7 +40,7 @@ public final class TerraRunUnitPlanner implements UnitPlanner {
     Path own = plans.resolve(planName);
     try {
       UnitRunner.Step<UnitRunner.Plan> planned =
-          new TerraRun(tools, repositoryRoot, own)
+          new TerraRun(tools, repositoryRoot, own, sources)
               .plan(unit, planName, tools.argv().planCommands(unit, planRole, List.of()), planRole);
       return planned.error() == null
           ? Outcome.planned(planned.value().summary(), planned.value().text())

@@ -7,6 +7,7 @@ import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.unit.UnitRunner;
 import io.livegate.scan.SandboxedPlan;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -132,7 +133,8 @@ class InterruptedApplyStateLockTest {
                     "AWS_REGION", "us-east-1",
                     "TF_CLI_CONFIG_FILE", cliConfig.toString())),
             repo.root(),
-            Files.createDirectories(dir.resolve("plans")));
+            Files.createDirectories(dir.resolve("plans")),
+            SourceAccess.in(dir.resolve("state")));
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.unit.UnitRunner;
 import io.livegate.scan.SandboxedPlan;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.testing.TestRepo;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -54,7 +55,8 @@ class PlanTimeCodeTest {
                 Sandbox.none("terraform runs without a sandbox"),
                 environment),
             repo.root(),
-            Files.createDirectories(dir.resolve("plans")));
+            Files.createDirectories(dir.resolve("plans")),
+            SourceAccess.in(dir.resolve("state")));
 
     UnitRunner.Step<UnitRunner.Plan> plan =
         terraRun.plan(
@@ -218,7 +220,8 @@ class PlanTimeCodeTest {
             new SandboxedPlan.Tools(
                 new ProcessCommandRunner(), RunnerArgv.TERRAFORM, sandbox, spy.environment()),
             repo.root(),
-            plans);
+            plans,
+            SourceAccess.in(state));
     return terraRun.plan(
         UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, null, List.of()), null);
   }

@@ -11,6 +11,7 @@ import io.livegate.core.runner.Sandbox;
 import io.livegate.core.testing.ScriptedCommandRunner;
 import io.livegate.core.unit.UnitRunner;
 import io.livegate.scan.SandboxedPlan;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +49,8 @@ class TerraRunTest {
                 Sandbox.none("terraform runs without a sandbox"),
                 Map.of()),
             repo.root(),
-            plans);
+            plans,
+            SourceAccess.in(dir.resolve("state")));
   }
 
   @Test
@@ -156,7 +158,8 @@ class TerraRunTest {
                 Sandbox.none("terraform runs without a sandbox"),
                 Map.of()),
             dir,
-            dir.resolve("plans"));
+            dir.resolve("plans"),
+            SourceAccess.in(dir.resolve("state")));
     String planRole = "arn:aws:iam::111111111111:role/livegate-plan";
 
     UnitRunner.Step<UnitRunner.Plan> plan =
@@ -184,7 +187,8 @@ class TerraRunTest {
                 Sandbox.none("terraform runs without a sandbox"),
                 Map.of()),
             dir,
-            dir.resolve("plans"));
+            dir.resolve("plans"),
+            SourceAccess.in(dir.resolve("state")));
     String unit = "dev/{plan_file}";
 
     UnitRunner.Step<UnitRunner.Plan> plan =
@@ -238,7 +242,8 @@ class TerraRunTest {
                 Sandbox.none("terraform runs without a sandbox"),
                 Map.of()),
             dir,
-            dir.resolve("plans"));
+            dir.resolve("plans"),
+            SourceAccess.in(dir.resolve("state")));
     Execution execution = execution("d1-app", List.of());
     ExecutionSpec spec = execution.spec();
     Execution withRoles =

@@ -60,7 +60,7 @@ public final class DriftScan {
    *     file pattern are not used
    */
   public DriftReport run(ScanCommand command) {
-    RemoteSources remoteSources = new GitSourceCache(command.sourceCache());
+    RemoteSources remoteSources = new GitSourceCache(command.sources());
     try (GitRepo repo = GitRepo.open(command.repository())) {
       String head = repo.checkedOut(command.head(), "drift");
       UnitGraph graph = command.readGraph(repo.tree(head), progress, remoteSources);

@@ -26,7 +26,7 @@ public final class GraphScan {
   }
 
   public DeployStack run(ScanCommand command) {
-    RemoteSources remoteSources = new GitSourceCache(command.sourceCache());
+    RemoteSources remoteSources = new GitSourceCache(command.sources());
     try (GitRepo repo = GitRepo.open(command.repository())) {
       String head = repo.resolve(command.head());
       String base = command.all() ? null : repo.resolve(command.base());

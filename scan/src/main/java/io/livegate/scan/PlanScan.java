@@ -61,7 +61,7 @@ public final class PlanScan {
   private record Outcome(String unit, boolean changed, CommandResult failure) {}
 
   public DeployStack run(ScanCommand command) {
-    RemoteSources remoteSources = new GitSourceCache(command.sourceCache());
+    RemoteSources remoteSources = new GitSourceCache(command.sources());
     try (GitRepo repo = GitRepo.open(command.repository())) {
       String head = repo.checkedOut(command.head(), "a plan scan");
       String base = command.all() ? null : repo.resolve(command.base());

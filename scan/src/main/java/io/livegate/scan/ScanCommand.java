@@ -4,8 +4,8 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Accounts;
 import io.livegate.scan.graph.UnitGraph;
-import io.livegate.scan.repo.GitSourceCache;
 import io.livegate.scan.repo.RemoteSources;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.repo.SourceTree;
 import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.nio.file.Path;
@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * @param environment what {@code get_env()} sees in configs
  * @param parallelism how many units are read or planned at once
  * @param allowPartial report units that cannot be resolved as warnings instead of failing
- * @param sourceCache where remote stack sources are fetched to and kept between scans
+ * @param sources where remote stack sources are fetched to and kept between scans, and what that
+ *     fetch may reach ({@link SourceAccess})
  * @param terragruntVersion the terragrunt release the units run with, whose rules the scan applies
  *     where releases differ (see {@link TerragruntVersion})
  * @param everyUnitLeftOutIsWarning whether a graph whose every unit {@code exclude} or {@code skip}
@@ -41,7 +42,7 @@ public record ScanCommand(
     Map<String, String> environment,
     int parallelism,
     boolean allowPartial,
-    Path sourceCache,
+    SourceAccess sources,
     TerragruntVersion terragruntVersion,
     boolean everyUnitLeftOutIsWarning) {
 
@@ -65,7 +66,7 @@ public record ScanCommand(
     Objects.requireNonNull(repository, "repository");
     Objects.requireNonNull(accounts, "accounts");
     Objects.requireNonNull(filePattern, "filePattern");
-    Objects.requireNonNull(sourceCache, "sourceCache");
+    Objects.requireNonNull(sources, "sources");
     Objects.requireNonNull(terragruntVersion, "terragruntVersion");
     environment = Map.copyOf(environment);
     if (head == null || head.isBlank()) {
@@ -94,16 +95,22 @@ public record ScanCommand(
         remoteSources);
   }
 
+  /** This scan, fetching remote stack sources as {@code sources} says. */
+  public ScanCommand withSources(SourceAccess sources) {
+    return with(sources, terragruntVersion, everyUnitLeftOutIsWarning);
+  }
+
   public ScanCommand withTerragruntVersion(TerragruntVersion version) {
-    return withTerragrunt(version, everyUnitLeftOutIsWarning);
+    return with(sources, version, everyUnitLeftOutIsWarning);
   }
 
   /** This scan, reporting a graph whose every unit is left out as a warning instead of failing. */
   public ScanCommand withEveryUnitLeftOutAsWarning() {
-    return withTerragrunt(terragruntVersion, true);
+    return with(sources, terragruntVersion, true);
   }
 
-  private ScanCommand withTerragrunt(TerragruntVersion version, boolean leftOutIsWarning) {
+  private ScanCommand with(
+      SourceAccess sources, TerragruntVersion version, boolean leftOutIsWarning) {
     return new ScanCommand(
         repository,
         base,
@@ -114,7 +121,7 @@ public record ScanCommand(
         environment,
         parallelism,
         allowPartial,
-        sourceCache,
+        sources,
         version,
         leftOutIsWarning);
   }
@@ -122,8 +129,9 @@ public record ScanCommand(
   /**
    * A scan of {@code repository} with the defaults: only changed units, the default file pattern,
    * an empty environment, one unit per core, failing on anything it cannot resolve, remote stack
-   * sources in the default cache directory, the rules of {@link TerragruntVersion#DEFAULT}, and
-   * failing when every unit is left out.
+   * sources in the default state directory's cache, neither {@code file://} sources nor the
+   * operator's credentials for them, the rules of {@link TerragruntVersion#DEFAULT}, and failing
+   * when every unit is left out.
    */
   public static Builder builder(Path repository, Accounts accounts) {
     return new Builder(repository, accounts);
@@ -140,7 +148,7 @@ public record ScanCommand(
     private Map<String, String> environment = Map.of();
     private int parallelism = Runtime.getRuntime().availableProcessors();
     private boolean allowPartial;
-    private Path sourceCache;
+    private SourceAccess sources;
     private TerragruntVersion terragruntVersion = TerragruntVersion.DEFAULT;
     private boolean everyUnitLeftOutIsWarning;
 
@@ -189,8 +197,8 @@ public record ScanCommand(
       return this;
     }
 
-    public Builder sourceCache(Path sourceCache) {
-      this.sourceCache = sourceCache;
+    public Builder sources(SourceAccess sources) {
+      this.sources = sources;
       return this;
     }
 
@@ -215,7 +223,10 @@ public record ScanCommand(
           environment,
           parallelism,
           allowPartial,
-          sourceCache == null ? GitSourceCache.defaultDirectory() : sourceCache,
+          // the cache of the local commands' default state directory (~/.livegate)
+          sources == null
+              ? SourceAccess.in(Path.of(System.getProperty("user.home"), ".livegate"))
+              : sources,
           terragruntVersion,
           everyUnitLeftOutIsWarning);
     }

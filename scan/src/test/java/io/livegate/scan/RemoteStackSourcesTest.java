@@ -11,14 +11,17 @@ import io.livegate.core.account.Accounts;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.Reason;
 import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.terragrunt.InvalidTerragruntConfig;
 import io.livegate.scan.terragrunt.StackGenerator;
 import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
@@ -104,7 +107,16 @@ class RemoteStackSourcesTest {
         + "\"\n  path   = \"app\"\n  values = {\n    vpc_path = \"../vpc\"\n  }\n}\n";
   }
 
+  /** The test's cache, its catalog fetched over file:// as the operator allowed. */
+  private SourceAccess local() {
+    return new SourceAccess(cache, true, Set.of());
+  }
+
   private DeployStack scan(String base, String head) {
+    return scan(base, head, local());
+  }
+
+  private DeployStack scan(String base, String head, SourceAccess sources) {
     return new GraphScan(ProgressListener.silent())
         .run(
             ScanCommand.builder(repo.root(), Accounts.wholeRepository())
@@ -112,8 +124,63 @@ class RemoteStackSourcesTest {
                 .head(head)
                 .all(base == null)
                 .parallelism(2)
-                .sourceCache(cache)
+                .sources(sources)
                 .build());
+  }
+
+  @Test
+  void aFileSourceIsRefusedNamingTheUnitFileAndLineUnlessTheOperatorAllowsLocalSources()
+      throws IOException {
+    String head = repo.commit("prod from a repository elsewhere on this machine");
+
+    assertThatThrownBy(() -> scan(null, head, SourceAccess.in(dir.resolve("state"))))
+        .isInstanceOf(InvalidTerragruntConfig.class)
+        .hasMessageContaining(
+            "live/prod/terragrunt.stack.hcl:9: unit \"app\" ("
+                + APP
+                + "): cannot fetch its source "
+                + url()
+                + "//units/app?ref=v1: a file:// source is a repository of this machine outside"
+                + " the one being deployed; livegate fetches it only when the operator passes"
+                + " --allow-local-sources (unit "
+                + APP
+                + ")");
+    assertThat(dir.resolve("state/sources"))
+        .as("nothing of the repository was fetched into the cache")
+        .doesNotExist();
+
+    assertThat(
+            units(scan(null, head, new SourceAccess(dir.resolve("state/sources"), true, Set.of()))))
+        .containsExactly(VPC, APP);
+    assertThat(dir.resolve("state/sources")).isDirectory();
+    assertThat(
+            PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir.resolve("state/sources"))))
+        .as("the cache is its owner's only")
+        .isEqualTo("rwx------");
+  }
+
+  @Test
+  void aLocalSourcePathOutsideTheRepositoryIsRefusedNamingTheUnitFileAndLine() {
+    repo.write(
+        "live/prod/terragrunt.stack.hcl",
+        "unit \"vpc\" {\n  source = \""
+            + catalog.root().resolve("units/vpc")
+            + "\"\n  path   = \"vpc\"\n}\n");
+    String head = repo.commit("vpc from a directory elsewhere on this machine");
+
+    assertThatThrownBy(() -> scan(null, head))
+        .isInstanceOf(InvalidTerragruntConfig.class)
+        .hasMessage(
+            "live/prod/terragrunt.stack.hcl:1: unit \"vpc\" ("
+                + VPC
+                + "): its source '"
+                + catalog.root().resolve("units/vpc")
+                + "' is outside the repository; livegate reads a local source from the"
+                + " repository's commit only (a repository elsewhere on this machine is a"
+                + " git::file:// source, fetched only with --allow-local-sources) (unit "
+                + VPC
+                + ")");
   }
 
   @Test
@@ -229,7 +296,7 @@ class RemoteStackSourcesTest {
     Files.move(remote, dir.resolve("unreachable.git"));
 
     assertThat(
-            new StackGenerator(GitSourceCache.reusingFetched(cache), Map.of())
+            new StackGenerator(GitSourceCache.reusingFetched(local()), Map.of())
                 .generate(repo.root(), APP))
         .isTrue();
 
@@ -248,7 +315,8 @@ class RemoteStackSourcesTest {
     // A tag can move, so a scan fetches it again; the runner takes what its scan fetched.
     assertThatThrownBy(
             () ->
-                new StackGenerator(new GitSourceCache(cache), Map.of()).generate(repo.root(), VPC))
+                new StackGenerator(new GitSourceCache(local()), Map.of())
+                    .generate(repo.root(), VPC))
         .hasMessageContaining("cannot fetch its source " + url() + "//units/vpc?ref=v1");
   }
 
@@ -260,7 +328,9 @@ class RemoteStackSourcesTest {
     assertThatThrownBy(
             () ->
                 new StackGenerator(
-                        GitSourceCache.reusingFetched(dir.resolve("empty-cache")), Map.of())
+                        GitSourceCache.reusingFetched(
+                            new SourceAccess(dir.resolve("empty-cache"), true, Set.of())),
+                        Map.of())
                     .generate(repo.root(), APP))
         .isInstanceOf(LivegateException.class)
         .hasMessageStartingWith(

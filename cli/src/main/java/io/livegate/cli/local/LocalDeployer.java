@@ -1,6 +1,7 @@
 package io.livegate.cli.local;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.Printable;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
@@ -459,6 +460,12 @@ public final class LocalDeployer {
   }
 
   private void log(Execution execution, String message) {
-    log.accept("[" + execution.unit() + (execution.rollback() ? " rollback" : "") + "] " + message);
+    // the unit path is the repository's: a newline in it would forge a line of this log
+    log.accept(
+        "["
+            + Printable.escape(execution.unit())
+            + (execution.rollback() ? " rollback" : "")
+            + "] "
+            + message);
   }
 }

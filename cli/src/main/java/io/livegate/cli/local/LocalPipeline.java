@@ -255,7 +255,7 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
         new CreateDeployStack.Scanning(
             checkout,
             root,
-            new GraphScan(log::accept)::run,
+            command -> new GraphScan(log::accept).run(command.withSources(wiring.sources)),
             settings.accounts(),
             settings.runner()),
         new CreateDeployStack.Reporting(

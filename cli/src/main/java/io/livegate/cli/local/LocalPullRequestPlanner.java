@@ -17,6 +17,7 @@ import io.livegate.scan.GraphScan;
 import io.livegate.scan.PlanPullRequest;
 import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.repo.Checkout;
+import io.livegate.scan.repo.SourceAccess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -50,6 +51,7 @@ public final class LocalPullRequestPlanner implements PullRequestPlanner, AutoCl
    * @param parallelism unit plans at once
    * @param planForks whether pull requests from forks are planned
    * @param runnerEnvironment what terraform or terragrunt get in their environment
+   * @param sources the remote stack sources' cache, and what their fetch may reach
    */
   public record Settings(
       String repositoryUrl,
@@ -58,7 +60,8 @@ public final class LocalPullRequestPlanner implements PullRequestPlanner, AutoCl
       RunnerArgv runner,
       int parallelism,
       boolean planForks,
-      Map<String, String> runnerEnvironment) {
+      Map<String, String> runnerEnvironment,
+      SourceAccess sources) {
     public Settings {
       if (parallelism < 1) {
         throw new LivegateException("parallelism must be at least 1, not " + parallelism);
@@ -121,7 +124,8 @@ public final class LocalPullRequestPlanner implements PullRequestPlanner, AutoCl
                     settings.runner(),
                     sandbox,
                     settings.runnerEnvironment()),
-                plans),
+                plans,
+                settings.sources()),
             settings.accounts(),
             statuses,
             comments,
@@ -135,7 +139,7 @@ public final class LocalPullRequestPlanner implements PullRequestPlanner, AutoCl
                     checkout,
                     pullRequest.headSha(),
                     Optional.of("refs/pull/" + pullRequest.number() + "/head")),
-            new GraphScan(log::accept)::run,
+            command -> new GraphScan(log::accept).run(command.withSources(settings.sources())),
             settings.accounts(),
             statuses,
             (pullRequest, unit) ->

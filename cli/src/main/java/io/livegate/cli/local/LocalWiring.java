@@ -23,6 +23,7 @@ import io.livegate.process.LoggedCommandRunner;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.TerraRun;
 import io.livegate.scan.SandboxedPlan;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.sql.JdbiDeploymentStore;
 import io.livegate.sql.JdbiExecutionStore;
 import io.livegate.sql.JdbiVoteStore;
@@ -36,6 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Builds the local runtime: the embedded metadb in the state directory, the engine over it (built
@@ -76,17 +78,32 @@ public final class LocalWiring implements AutoCloseable {
   /** What each execution's commands printed, kept in the state directory. */
   public final FileExecutionLogs logs;
 
+  /**
+   * Where the remote stack sources' cache is (in the state directory, which the sandbox hides) and
+   * what their fetch may reach, as the operator granted.
+   */
+  public final SourceAccess sources;
+
   private Drain drain = new Drain(processes, Duration.ZERO, line -> {});
   private VoteServer server;
   private Optional<SmtpRelay> relay = Optional.empty();
 
+  /** The wiring of {@code stateDirectory}, fetching sources with nothing granted. */
   public LocalWiring(Path stateDirectory) {
+    this(stateDirectory, SourceAccess::in);
+  }
+
+  /**
+   * @param sources the remote stack sources' access, given the state directory's root
+   */
+  public LocalWiring(Path stateDirectory, Function<Path, SourceAccess> sources) {
     // The lock first: a second run must not walk a directory that the holder is writing in.
     this.lock =
         StateDirectoryLock.takeFromReaders(StateDirectory.create(stateDirectory), READER_WAIT);
     try {
       this.state = StateDirectory.at(stateDirectory);
       this.sandbox = sandbox(state.root());
+      this.sources = sources.apply(state.root());
       this.logs = new FileExecutionLogs(state.logs());
       this.metadb = LocalMetadb.start(state.metadb());
     } catch (RuntimeException e) {
@@ -269,7 +286,8 @@ public final class LocalWiring implements AutoCloseable {
                         sandbox,
                         runnerEnvironment),
                     repositoryRoot,
-                    state.plans())));
+                    state.plans(),
+                    sources)));
     return new LocalDeployer(
         new LocalDeployer.Ports(
             deployments,

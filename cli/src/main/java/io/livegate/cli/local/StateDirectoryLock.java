@@ -9,8 +9,10 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 
 /**
  * One livegate process at a time per state directory: an exclusive lock on its {@code lock} file,
@@ -84,7 +86,11 @@ public final class StateDirectoryLock implements AutoCloseable {
     try {
       channel =
           FileChannel.open(
-              file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+              file,
+              Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
+              // Made owner-only from the start: it names the holder's process, and the state
+              // directory is restricted only once the lock is held.
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     } catch (IOException e) {
       throw new LivegateException("cannot open " + file + ": " + e.getMessage(), e);
     }

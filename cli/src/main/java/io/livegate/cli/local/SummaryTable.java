@@ -1,5 +1,6 @@
 package io.livegate.cli.local;
 
+import io.livegate.core.Printable;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.vote.DeploymentView;
@@ -14,7 +15,7 @@ public final class SummaryTable {
         Math.max(
             4,
             view.executions().stream()
-                .mapToInt(e -> e.unit().length() + (e.rollback() ? 11 : 0))
+                .mapToInt(e -> Printable.escape(e.unit()).length() + (e.rollback() ? 11 : 0))
                 .max()
                 .orElse(4));
     StringBuilder out = new StringBuilder();
@@ -32,7 +33,8 @@ public final class SummaryTable {
       out.append(
           String.format(
               "%-" + width + "s  %-9s  %9s  %5s  %6s  %7s%n",
-              execution.unit()
+              // one line per unit, whatever its path holds
+              Printable.escape(execution.unit())
                   + (execution.rollback()
                       ? " (rollback)"
                       : execution.destroy() ? " (destroy)" : ""),

@@ -1,5 +1,6 @@
 package io.livegate.cli.render;
 
+import io.livegate.core.Printable;
 import io.livegate.core.stack.DeletedUnit;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.ExcludedUnit;
@@ -7,7 +8,10 @@ import io.livegate.core.stack.PlannedExecution;
 import io.livegate.core.stack.Reason;
 import java.util.stream.Collectors;
 
-/** The deploy stack for people: layer by layer, each unit with why it is there. */
+/**
+ * The deploy stack for people: layer by layer, each unit with why it is there. Unit paths, file
+ * names and warnings come from the repository: each is one line, escaped ({@link Printable}).
+ */
 public final class TextRenderer {
   private TextRenderer() {}
 
@@ -40,12 +44,12 @@ public final class TextRenderer {
         out.append("\nlayer ").append(layer).append('\n');
       }
       out.append("  ")
-          .append(execution.unit())
+          .append(Printable.escape(execution.unit()))
           .append("  [")
           .append(execution.account())
           .append("]\n");
       for (Reason reason : execution.reasons()) {
-        out.append("      ").append(reason.describe()).append('\n');
+        out.append("      ").append(Printable.escape(reason.describe())).append('\n');
       }
     }
     if (!stack.deleted().isEmpty()) {
@@ -54,7 +58,7 @@ public final class TextRenderer {
               + " new one, unless its state is moved first)\n");
       for (DeletedUnit unit : stack.deleted()) {
         out.append("  ")
-            .append(unit.unit())
+            .append(Printable.escape(unit.unit()))
             .append("  [")
             .append(unit.account())
             .append("]  ")
@@ -65,11 +69,13 @@ public final class TextRenderer {
             .append('\n');
         if (!unit.dependsOn().isEmpty()) {
           out.append("      destroyed before ")
-              .append(String.join(", ", unit.dependsOn()))
+              .append(Printable.escape(String.join(", ", unit.dependsOn())))
               .append('\n');
         }
         out.append("      ")
-            .append(unit.reasons().stream().map(Reason::path).collect(Collectors.joining(", ")))
+            .append(
+                Printable.escape(
+                    unit.reasons().stream().map(Reason::path).collect(Collectors.joining(", "))))
             .append('\n');
       }
     }
@@ -77,17 +83,19 @@ public final class TextRenderer {
       out.append("\nleft out by their configs\n");
       for (ExcludedUnit unit : stack.excluded()) {
         out.append("  ")
-            .append(unit.unit())
+            .append(Printable.escape(unit.unit()))
             .append("  [")
             .append(unit.account())
             .append("]  ")
-            .append(unit.reason())
+            .append(Printable.escape(unit.reason()))
             .append('\n');
       }
     }
     if (!stack.warnings().isEmpty()) {
       out.append("\nwarnings\n");
-      stack.warnings().forEach(warning -> out.append("  ").append(warning).append('\n'));
+      stack
+          .warnings()
+          .forEach(warning -> out.append("  ").append(Printable.escape(warning)).append('\n'));
     }
     return out.toString();
   }

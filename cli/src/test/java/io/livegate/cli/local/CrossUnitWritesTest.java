@@ -3,19 +3,24 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.cli.CliRun;
+import io.livegate.cli.Livegate;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.process.PlanTimeSpy;
 import io.livegate.process.TerraformState;
 import io.livegate.scan.testing.TestRepo;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * writes into unit prod/b's directory, into the sibling account's directory prod/ and into the
  * repository root. Each unit's plan runs in a throwaway copy of the checkout, so none of it reaches
  * the live repository: prod/b's plan and apply run exactly the committed code, in a later
- * deployment, and its plan in a plan scan and drift.
+ * deployment, and its plan in a plan scan and drift. Nor can it write by path into a repository
+ * under {@code /tmp}, nor approve prod/b.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 @Tag("terraform")
@@ -37,6 +43,7 @@ class CrossUnitWritesTest {
       List.of(VICTIM + "/planted_override.tf", "prod/planted.txt", "planted.txt");
 
   @TempDir Path dir;
+  private final List<Process> started = new ArrayList<>();
 
   @Test
   void aUnitsPlanTimeWritesNeverReachAnotherUnitsLaterPlanAndApply() throws Exception {
@@ -67,24 +74,49 @@ class CrossUnitWritesTest {
   }
 
   @Test
+  void underServeAUnitsPlanTimeWritesNeverReachAnotherUnitInTheNextDeployment() throws Exception {
+    TestRepo repo = twoAccounts();
+    String before = repo.commit("nothing yet");
+    PlanTimeSpy spy = planter(repo);
+    String planting = repo.commit("merge 1: a ships a provider of its own");
+    repo.write(VICTIM + "/main.tf", "resource \"terraform_data\" \"b\" {\n  input = \"v2\"\n}\n");
+    String victimChanges = repo.commit("merge 2: b changes");
+    Path state = dir.resolve("state");
+
+    try (ServeProcess serve =
+        ServeProcess.start(
+            ServeProcess.oneAccount(
+                dir, repo.root(), state, "--auto-approve", "--parallelism", "1"))) {
+      assertThat(
+              serve.deliver(ServeProcess.merged(10, planting, before), "delivery-10").statusCode())
+          .isEqualTo(200);
+      assertThat(
+              serve
+                  .deliver(ServeProcess.merged(11, victimChanges, planting), "delivery-11")
+                  .statusCode())
+          .isEqualTo(200);
+      serve.awaitLine(victimChanges + ": success (deployment");
+      System.out.println("what dev/a's provider did:\n" + spy.log());
+      System.out.println(serve.log());
+    }
+
+    assertThat(spy.exits()).as("the planter ran, and wrote in its own copy").containsValue(0);
+    Path workspace = state.resolve("workspace");
+    for (String planted : PLANTED) {
+      assertThat(workspace.resolve(planted)).as(planted).doesNotExist();
+    }
+    assertThat(TerraformState.resources(workspace.resolve(VICTIM)))
+        .as("the second deployment applied prod/b's committed code and approved plan only")
+        .containsOnlyKeys("terraform_data.b");
+  }
+
+  @Test
   void aUnitsPlanTimeWritesNeverReachAnotherUnitsPlanInAPlanScan() throws Exception {
     TestRepo repo = twoAccounts();
     PlanTimeSpy spy = planter(repo);
     repo.commit("a ships a provider of its own");
 
-    CliRun scan =
-        CliRun.withPath(
-            "scan",
-            "--repo",
-            repo.root().toString(),
-            "--base",
-            "HEAD~1",
-            "--scan",
-            "plan",
-            "--runner",
-            "terraform",
-            "--parallelism",
-            "1");
+    CliRun scan = planScan(repo);
 
     System.out.println("what dev/a's provider did:\n" + spy.log());
     System.out.println(scan.err());
@@ -127,6 +159,172 @@ class CrossUnitWritesTest {
     assertNothingPlanted(repo);
   }
 
+  @Test
+  void planTimeCodeCannotWriteIntoTheRepositoryUnderTmpByItsPathOnTheHost() throws Exception {
+    TestRepo repo = twoAccounts();
+    assertThat(repo.root()).as("the repository sits under /tmp").startsWith(Path.of("/tmp"));
+    Path outside = Files.createDirectories(dir.resolve("beside-the-repository"));
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put(
+        "plant in prod/b by its path on the host",
+        "echo x > " + repo.root().resolve(VICTIM).resolve("planted_by_path_override.tf"));
+    attempts.put("write beside the repository in /tmp", "echo x > " + outside.resolve("planted"));
+    attempts.put(
+        "write into /tmp itself",
+        "echo x > /tmp/livegate-planted-" + ProcessHandle.current().pid());
+    attempts.put(
+        "write a temporary file of its own", "f=$(mktemp) && echo x > \"$f\" && echo \"$f\"");
+    PlanTimeSpy spy = planter(repo, attempts);
+    repo.commit("a ships a provider of its own");
+
+    CliRun scan = planScan(repo);
+
+    System.out.println("what dev/a's provider did:\n" + spy.log());
+    System.out.println(scan.err());
+    // /tmp is read-only to it, but for a private temporary directory (TMPDIR)
+    Map<String, Integer> exits = spy.exits();
+    assertThat(exits).as("the planter ran").containsOnlyKeys(attempts.keySet());
+    assertThat(exits).containsEntry("write a temporary file of its own", 0);
+    for (String refused :
+        List.of(
+            "plant in prod/b by its path on the host",
+            "write beside the repository in /tmp",
+            "write into /tmp itself")) {
+      assertThat(exits.get(refused)).as(refused).isNotZero();
+    }
+    assertThat(repo.root().resolve(VICTIM).resolve("planted_by_path_override.tf")).doesNotExist();
+    assertThat(outside.resolve("planted")).doesNotExist();
+    assertThat(Path.of("/tmp/livegate-planted-" + ProcessHandle.current().pid())).doesNotExist();
+  }
+
+  /**
+   * The whole local deployment, as root where this machine runs tests as root: dev/a's plan-time
+   * code waits until prod/b asks for its votes, then tries every way to approve prod/b itself
+   * (unmount the tmpfs over the state directory, mount, make namespaces, trace, read livegate's
+   * environment and memory, the outbox and the JVMs' performance data, and POST the approve link it
+   * would find). All of them fail; prod/b waits until its voter approves, and that vote is the one
+   * that decides.
+   */
+  @Test
+  void runAsRootAUnitsPlanTimeCodeCannotApproveAnotherUnitWhichWaitsForItsVoter() throws Exception {
+    TestRepo repo = twoAccounts();
+    Path state = dir.resolve("state");
+    Path outbox = state.resolve("outbox");
+    Path livegatePid = dir.resolve("livegate.pid");
+    Path victimAsks = dir.resolve("prod-b-asks-for-votes");
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put(
+        "wait until prod/b asks for votes",
+        "until [ -e " + victimAsks + " ]; do sleep 0.1; done; echo prod/b waits for its voter");
+    attempts.put("keep a capability", "grep CapEff /proc/self/status | grep -v 'CapEff:\\s*0*$'");
+    attempts.put("unmount the tmpfs over the state directory", "umount -l " + state);
+    attempts.put("unmount /proc", "umount -l /proc");
+    attempts.put("mount a fresh /proc", "mount -t proc proc /proc");
+    attempts.put("make a user namespace to mount in", "unshare -Urm true");
+    attempts.put("trace a child", "strace -o /dev/null true");
+    attempts.put(
+        "read livegate's environment", "tr '\\0' '\\n' < /proc/$(cat " + livegatePid + ")/environ");
+    attempts.put(
+        "read livegate's memory", "head -c 16 /proc/$(cat " + livegatePid + ")/mem > /dev/null");
+    attempts.put("read the outbox", "cat " + outbox + "/*");
+    attempts.put(
+        "read the JVMs' performance data", "ls -A /tmp/hsperfdata_* 2>/dev/null | grep '^[0-9]'");
+    attempts.put(
+        "approve prod/b with the link its mail holds",
+        "link=$(grep -rhoa 'http://127[^ ]*' "
+            + state
+            + ") && curl -fsS --data \"${link#*\\?}\" \"${link%%\\?*}\" | grep 'It decided'");
+    PlanTimeSpy spy = planter(repo, attempts);
+    repo.write(VICTIM + "/main.tf", "resource \"terraform_data\" \"b\" {\n  input = \"v2\"\n}\n");
+    repo.commit("a ships a provider of its own; b changes");
+    Path deployLog = dir.resolve("deploy.log");
+    Process deploy =
+        new ProcessBuilder(
+                ChildJvm.command(
+                    Livegate.class,
+                    List.of(CliRun.deployArguments(repo.root(), state, "--port", "0"))))
+            .redirectErrorStream(true)
+            .redirectOutput(deployLog.toFile())
+            .start();
+    started.add(deploy);
+    Files.writeString(livegatePid, Long.toString(deploy.pid()));
+
+    ChildJvm.await(
+        () -> !mails(outbox, VICTIM).isEmpty(), "prod/b asks for votes", deploy, deployLog);
+    Files.createFile(victimAsks);
+    String lastAttempt = "approve prod/b with the link its mail holds";
+    ChildJvm.await(
+        () -> exits(spy).containsKey(lastAttempt), "dev/a's provider is done", deploy, deployLog);
+    String voterAnswer = VoteClient.confirm(mails(outbox, VICTIM).get(0).approveLink()).body();
+    ChildJvm.await(
+        () ->
+            ChildJvm.read(deployLog)
+                .lines()
+                .anyMatch(
+                    line ->
+                        line.startsWith("[" + VICTIM + "] recorded ")
+                            && line.contains(" as succeeded")),
+        "prod/b is applied and recorded",
+        deploy,
+        deployLog);
+    // dev/a failed, so prod/b's new provider is rolled back, which waits for a vote of its own:
+    // SIGTERM ends the run there, as an operator would
+    deploy.destroy();
+    ChildJvm.awaitExit(deploy, deployLog);
+
+    System.out.println("livegate runs as " + System.getProperty("user.name"));
+    System.out.println("what dev/a's provider tried and saw:\n" + spy.log());
+    System.out.println(ChildJvm.read(deployLog));
+    Map<String, Integer> exits = spy.exits();
+    assertThat(exits).as("the provider made every attempt").containsOnlyKeys(attempts.keySet());
+    assertThat(exits).containsEntry("wait until prod/b asks for votes", 0);
+    exits.remove("wait until prod/b asks for votes");
+    assertThat(exits).allSatisfy((attempt, exit) -> assertThat(exit).as(attempt).isNotZero());
+    assertThat(voterAnswer)
+        .as("the voter's own approval decided prod/b: nothing had approved it before")
+        .contains("It decided the vote");
+    Recorded recorded = Recorded.in(state);
+    assertThat(recorded.execution(PLANTER).status()).isEqualTo(ExecutionStatus.FAILED);
+    assertThat(recorded.execution(VICTIM).status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+    assertThat(TerraformState.resources(repo.root().resolve(VICTIM)))
+        .containsOnlyKeys("terraform_data.b");
+  }
+
+  @AfterEach
+  void stopStarted() {
+    started.forEach(Process::destroyForcibly);
+  }
+
+  private static List<SentMail> mails(Path outbox, String unit) {
+    return Files.isDirectory(outbox)
+        ? SentMail.in(outbox).stream().filter(mail -> mail.unit().equals(unit)).toList()
+        : List.of();
+  }
+
+  private static Map<String, Integer> exits(PlanTimeSpy spy) {
+    try {
+      return spy.exits();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@code livegate scan --scan plan} of the last commit, one unit at a time. */
+  private static CliRun planScan(TestRepo repo) {
+    return CliRun.withPath(
+        "scan",
+        "--repo",
+        repo.root().toString(),
+        "--base",
+        "HEAD~1",
+        "--scan",
+        "plan",
+        "--runner",
+        "terraform",
+        "--parallelism",
+        "1");
+  }
+
   /** Two accounts' units: dev/a and prod/b, each one resource, committed after an empty commit. */
   private TestRepo twoAccounts() {
     TestRepo repo = TestRepo.create(dir.resolve("live"));
@@ -157,6 +355,11 @@ class CrossUnitWritesTest {
             + VICTIM);
     attempts.put("plant in the sibling account's directory", "echo x > ../../" + PLANTED.get(1));
     attempts.put("plant in the repository root", "echo x > ../../" + PLANTED.get(2));
+    return planter(repo, attempts);
+  }
+
+  /** dev/a's provider making {@code attempts}, shipped as {@link #planter(TestRepo)} says. */
+  private static PlanTimeSpy planter(TestRepo repo, Map<String, String> attempts) throws Exception {
     PlanTimeSpy spy = PlanTimeSpy.installInUnit(repo.root().resolve(PLANTER), attempts);
     Path mirror = repo.root().resolve(PLANTER).resolve("terraform.d");
     try (Stream<Path> files = Files.walk(mirror)) {

@@ -13,6 +13,7 @@ import io.livegate.core.testing.InMemoryPullRequestCommenter;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.testing.RecordingStatuses.Status;
 import io.livegate.process.BubblewrapSandbox;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,8 @@ class LocalPullRequestPlannerTest {
                 RunnerArgv.TERRAFORM,
                 2,
                 false,
-                Map.of()),
+                Map.of(),
+                SourceAccess.in(dir.resolve("state"))),
             statuses,
             Optional.of(new PlanComments(commenter, message -> {})),
             BubblewrapSandbox.find(List.of(workspace)).orElseThrow(),

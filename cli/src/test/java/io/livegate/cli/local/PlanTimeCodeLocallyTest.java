@@ -56,7 +56,8 @@ class PlanTimeCodeLocallyTest {
                   wiring.sandbox,
                   spy.environment()),
               repo.root(),
-              wiring.state.plans());
+              wiring.state.plans(),
+              wiring.sources);
 
       terraRun.plan(UNIT, "d1-app", RunnerArgv.TERRAFORM.planCommands(UNIT, null, List.of()), null);
 

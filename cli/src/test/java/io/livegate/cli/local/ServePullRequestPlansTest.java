@@ -70,26 +70,9 @@ class ServePullRequestPlansTest {
     String base = repo.commit("one unit");
     repo.write("app/a/main.tf", "resource \"terraform_data\" \"app\" {\n  input = \"a-2\"\n}\n");
     String head = repo.commit("pull request");
-    Path accounts =
-        Files.writeString(dir.resolve("livegate.hcl"), "account \"all\" {\n  path = \"\"\n}\n");
-    Path secret = Files.writeString(dir.resolve("webhook-secret"), Webhooks.SECRET);
-    Path token = Files.writeString(dir.resolve("github-token"), "ghs_serve-test");
-    serve =
-        ServeProcess.start(
-            ServeProcess.arguments(
-                repo.root(),
-                accounts,
-                secret,
-                dir.resolve("state"),
-                "--github-token-file",
-                token.toString(),
-                "--github-api-url",
-                github.baseUrl()));
+    serve = serve(repo);
 
-    ObjectNode opened = Webhooks.opened(12, head);
-    ((ObjectNode) opened.get("pull_request").get("base")).put("sha", base);
-    HttpResponse<String> answer = serve.deliver(opened, UUID.randomUUID().toString());
-    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+    open(12, base, head);
 
     JsonNode unitStatus = await(() -> lastStatus("livegate/plan: app/a", "success"));
     assertThat(unitStatus.path("description").asText())
@@ -99,6 +82,65 @@ class ServePullRequestPlansTest {
     assertThat(requests("/repos/Codertocat/Hello-World/statuses/" + head))
         .as("every status is on the pull request's head")
         .isNotEmpty();
+  }
+
+  @Test
+  void aPullRequestsStackSourceFromAnotherRepositoryOfThisMachineIsRefusedWithAClearError()
+      throws Exception {
+    // a repository of the host that the pull request's author has no business reading
+    TestRepo other = TestRepo.create(dir.resolve("private"));
+    other.write("units/app/terragrunt.hcl", "inputs = {}\n").write("units/app/main.tf", "\n");
+    other.commit("private catalog");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("app/a/terragrunt.hcl", "inputs = {}\n").write("app/a/main.tf", "\n");
+    String base = repo.commit("one unit");
+    String source = "git::file://" + other.root() + "//units/app";
+    repo.write(
+        "live/terragrunt.stack.hcl",
+        "unit \"app\" {\n  source = \"" + source + "\"\n  path   = \"app\"\n}\n");
+    String head = repo.commit("pull request: a unit from the host's private repository");
+    serve = serve(repo);
+
+    open(13, base, head);
+
+    JsonNode scanStatus = await(() -> lastStatus("livegate/plan", "failure"));
+    System.out.println("livegate/plan: " + scanStatus.path("description").asText());
+    assertThat(scanStatus.path("description").asText())
+        .startsWith(
+            "scan failed: live/terragrunt.stack.hcl:1: unit \"app\" (live/.terragrunt-stack/app)");
+    serve.await(
+        () -> serve.log().contains("livegate fetches it only when the operator passes"),
+        "serve to log the whole reason");
+    assertThat(serve.log())
+        .contains(
+            "scan failed: live/terragrunt.stack.hcl:1: unit \"app\" (live/.terragrunt-stack/app):"
+                + " cannot fetch its source file://"
+                + other.root()
+                + "//units/app: a file:// source is a repository of this machine outside the one being deployed;"
+                + " livegate fetches it only when the operator passes --allow-local-sources");
+    assertThat(dir.resolve("state/sources")).as("nothing was fetched").doesNotExist();
+  }
+
+  /** serve of {@code repo} as one account, posting to the GitHub stand-in with a token. */
+  private ServeProcess serve(TestRepo repo) throws Exception {
+    Path token = Files.writeString(dir.resolve("github-token"), "ghs_serve-test");
+    return ServeProcess.start(
+        ServeProcess.oneAccount(
+            dir,
+            repo.root(),
+            dir.resolve("state"),
+            "--github-token-file",
+            token.toString(),
+            "--github-api-url",
+            github.baseUrl()));
+  }
+
+  /** Delivers pull request {@code number} opened from {@code base} to {@code head}. */
+  private void open(int number, String base, String head) throws Exception {
+    ObjectNode opened = Webhooks.opened(number, head);
+    ((ObjectNode) opened.get("pull_request").get("base")).put("sha", base);
+    HttpResponse<String> answer = serve.deliver(opened, UUID.randomUUID().toString());
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
   }
 
   private JsonNode lastStatus(String context, String state) throws Exception {

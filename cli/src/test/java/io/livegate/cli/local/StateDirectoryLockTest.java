@@ -80,6 +80,15 @@ class StateDirectoryLockTest {
   }
 
   @Test
+  void theLockFileIsReadableByItsOwnerOnlyFromTheMomentItIsMade() throws Exception {
+    try (StateDirectoryLock lock = StateDirectoryLock.take(state)) {
+      assertThat(
+              PosixFilePermissions.toString(Files.getPosixFilePermissions(state.resolve("lock"))))
+          .isEqualTo("rw-------");
+    }
+  }
+
+  @Test
   void theSameProcessCannotTakeItTwice() {
     try (StateDirectoryLock first = StateDirectoryLock.take(state)) {
       assertThatThrownBy(() -> StateDirectoryLock.take(state))

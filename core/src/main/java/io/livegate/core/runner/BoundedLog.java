@@ -1,12 +1,15 @@
 package io.livegate.core.runner;
 
+import io.livegate.core.Printable;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
  * How every runtime's {@link ExecutionLogs} keeps a log bounded: a command's output keeps its first
  * {@value #HEAD} and last {@value #TAIL} characters (terraform's error is at the end), and a log
- * stops growing at {@value #MAX_LOG} characters, saying so.
+ * stops growing at {@value #MAX_LOG} characters, saying so. Control characters in the command and
+ * the output are escaped ({@link Printable}): a log line comes from livegate, never from the
+ * repository.
  */
 public final class BoundedLog {
   public static final int HEAD = 16 * 1024;
@@ -26,7 +29,16 @@ public final class BoundedLog {
     if (size >= MAX_LOG) {
       return Optional.empty();
     }
-    String entry = "--- " + at + "  " + command + "  (exit " + exitCode + ")\n" + bounded(output);
+    // what terraform printed, and the unit path in the command, are the repository's
+    String entry =
+        "--- "
+            + at
+            + "  "
+            + Printable.escape(command)
+            + "  (exit "
+            + exitCode
+            + ")\n"
+            + Printable.escapeExceptLines(bounded(output));
     if (!entry.endsWith("\n")) {
       entry += "\n";
     }

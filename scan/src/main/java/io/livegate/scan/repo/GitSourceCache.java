@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -34,6 +36,7 @@ import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.transport.CredentialItem;
 import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.NetRCCredentialsProvider;
 import org.eclipse.jgit.transport.RefSpec;
@@ -49,11 +52,14 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  * already in the cache is used without the network; a tag or branch is fetched again by each scan,
  * since it may have moved. Files are read from the fetched commit and never checked out.
  *
- * <p>Credentials are the process's own: those a {@link CredentialsProvider#getDefault() default
- * provider} gives, else {@code ~/.netrc}, or user info in the URL. {@code ssh://} sources sign in
- * as ssh does, from the user's SSH directory ({@code ~/.ssh}: {@code config}, the identity files,
- * {@code known_hosts}); a host that is not in {@code known_hosts} is refused. Messages name the URL
- * without its user info.
+ * <p>The fetch runs in livegate's process for code that is hostile until voted, so it reaches only
+ * what {@link SourceAccess} grants: a {@code file://} source only when local sources are allowed,
+ * and the operator's credentials only for the hosts listed there: {@code ~/.netrc} (or a {@link
+ * CredentialsProvider#getDefault() default provider}) for http(s), and the user's SSH directory
+ * ({@code ~/.ssh}: {@code config}, the identity files, {@code known_hosts}) for {@code ssh://},
+ * which is refused for any other host; a host that is not in {@code known_hosts} is refused too.
+ * User info in the URL is the source's own. The cache directory is made readable by its owner only.
+ * Messages name the URL without its user info.
  */
 public final class GitSourceCache implements RemoteSources {
   private static final Pattern FULL_COMMIT = Pattern.compile("[0-9a-f]{40}");
@@ -65,28 +71,31 @@ public final class GitSourceCache implements RemoteSources {
   private static final Map<Path, Object> DIRECTORY_LOCKS = new ConcurrentHashMap<>();
 
   private final Path cacheDirectory;
+  private final SourceAccess access;
   private final boolean reuseFetched;
   private final Path sshDirectory;
   private final Map<String, Fetch> fetches = new ConcurrentHashMap<>();
   private SshSessionFactory sshSessions;
 
   /**
-   * @param cacheDirectory where fetched repositories are kept between scans; created on use
+   * @param access where fetched repositories are kept between scans (created on use), and what the
+   *     fetch may reach
    */
-  public GitSourceCache(Path cacheDirectory) {
-    this(cacheDirectory, false, userSshDirectory());
+  public GitSourceCache(SourceAccess access) {
+    this(access, false, userSshDirectory());
   }
 
   /**
    * @param sshDirectory the SSH directory {@code ssh://} sources sign in with, in place of the
    *     user's {@code ~/.ssh}
    */
-  GitSourceCache(Path cacheDirectory, Path sshDirectory) {
-    this(cacheDirectory, false, sshDirectory);
+  GitSourceCache(SourceAccess access, Path sshDirectory) {
+    this(access, false, sshDirectory);
   }
 
-  private GitSourceCache(Path cacheDirectory, boolean reuseFetched, Path sshDirectory) {
-    this.cacheDirectory = cacheDirectory.toAbsolutePath().normalize();
+  private GitSourceCache(SourceAccess access, boolean reuseFetched, Path sshDirectory) {
+    this.cacheDirectory = access.cache();
+    this.access = access;
     this.reuseFetched = reuseFetched;
     this.sshDirectory = sshDirectory.toAbsolutePath().normalize();
   }
@@ -101,17 +110,13 @@ public final class GitSourceCache implements RemoteSources {
    * generated from the commit its scan read; one that is not there yet (a fresh task's empty cache)
    * is fetched.
    */
-  public static GitSourceCache reusingFetched(Path cacheDirectory) {
-    return new GitSourceCache(cacheDirectory, true, userSshDirectory());
-  }
-
-  /** The default cache: {@code .cache/livegate/sources} in the user's home directory. */
-  public static Path defaultDirectory() {
-    return Path.of(System.getProperty("user.home"), ".cache", "livegate", "sources");
+  public static GitSourceCache reusingFetched(SourceAccess access) {
+    return new GitSourceCache(access, true, userSshDirectory());
   }
 
   @Override
   public SourceTree fetch(String url, String ref, String subdir) {
+    requireAllowed(url);
     Fetch fetch =
         fetches.computeIfAbsent(url + "\n" + (ref == null ? "" : ref), key -> new Fetch());
     String commit = fetch.commit(url, ref);
@@ -132,7 +137,10 @@ public final class GitSourceCache implements RemoteSources {
         // may fetch the same (url, ref) into the same directory at the same time.
         synchronized (DIRECTORY_LOCKS.computeIfAbsent(directory, key -> new Object())) {
           try {
-            Files.createDirectories(cacheDirectory);
+            // what private sources were fetched, and from where, is the operator's business only
+            Files.createDirectories(
+                cacheDirectory,
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             try (FileChannel channel =
                     FileChannel.open(
                         cacheDirectory.resolve(name + ".lock"),
@@ -153,6 +161,32 @@ public final class GitSourceCache implements RemoteSources {
         throw failure;
       }
       return commit;
+    }
+  }
+
+  /**
+   * Refuses what the operator did not grant, before anything is fetched or read from the cache: a
+   * source fetched by an earlier, allowed run is not allowed by that.
+   */
+  private void requireAllowed(String url) {
+    URIish uri;
+    try {
+      uri = new URIish(url);
+    } catch (java.net.URISyntaxException e) {
+      throw new Unavailable("not a git URL: " + e.getMessage(), e);
+    }
+    String scheme = uri.getScheme() == null ? "file" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (scheme.equals("file") && !access.allowLocal()) {
+      throw new Unavailable(
+          "a file:// source is a repository of this machine outside the one being deployed;"
+              + " livegate fetches it only when the operator passes --allow-local-sources");
+    }
+    if (scheme.equals("ssh") && !access.signsInTo(uri.getHost())) {
+      throw new Unavailable(
+          "an ssh:// source signs in with the operator's SSH keys, which livegate uses only for the"
+              + " hosts the operator lists with --source-credentials-host, and "
+              + uri.getHost()
+              + " is not one of them");
     }
   }
 
@@ -179,7 +213,7 @@ public final class GitSourceCache implements RemoteSources {
     return sshSessions;
   }
 
-  private static String fetchCommit(
+  private String fetchCommit(
       Path directory, String url, String ref, boolean reuse, TransportConfigCallback transports) {
     try {
       Files.createDirectories(directory);
@@ -252,8 +286,8 @@ public final class GitSourceCache implements RemoteSources {
   }
 
   /** The remote ref that {@code ref} names, as git resolves a short name: a tag, then a branch. */
-  private static Optional<String> advertised(
-      String url, String ref, TransportConfigCallback transports) throws GitAPIException {
+  private Optional<String> advertised(String url, String ref, TransportConfigCallback transports)
+      throws GitAPIException {
     Set<String> names = new HashSet<>();
     for (Ref advertised :
         Git.lsRemoteRepository()
@@ -272,7 +306,7 @@ public final class GitSourceCache implements RemoteSources {
     return Optional.empty();
   }
 
-  private static void fetch(
+  private void fetch(
       Git git, String url, List<RefSpec> refSpecs, int depth, TransportConfigCallback transports)
       throws GitAPIException {
     var fetch =
@@ -288,9 +322,30 @@ public final class GitSourceCache implements RemoteSources {
     fetch.call();
   }
 
-  private static CredentialsProvider credentials() {
+  /**
+   * The operator's credentials, answering only for the hosts listed in {@link SourceAccess}: asked
+   * per URI, so a redirect to another host gets nothing either.
+   */
+  private CredentialsProvider credentials() {
     CredentialsProvider configured = CredentialsProvider.getDefault();
-    return configured != null ? configured : new NetRCCredentialsProvider();
+    CredentialsProvider operators =
+        configured != null ? configured : new NetRCCredentialsProvider();
+    return new CredentialsProvider() {
+      @Override
+      public boolean isInteractive() {
+        return false;
+      }
+
+      @Override
+      public boolean supports(CredentialItem... items) {
+        return operators.supports(items);
+      }
+
+      @Override
+      public boolean get(URIish uri, CredentialItem... items) {
+        return access.signsInTo(uri.getHost()) && operators.get(uri, items);
+      }
+    };
   }
 
   private static SourceTree files(

@@ -245,7 +245,20 @@ public final class Stacks {
     } else {
       String path = source.contains("?") ? source.substring(0, source.indexOf('?')) : source;
       String dir = stack.fileToRepoPath(path.replace("//", "/"));
-      location = dir == null ? null : tree.locate(dir);
+      if (dir == null) {
+        throw new InvalidTerragruntConfig(
+            file,
+            block.line(),
+            label
+                + " ("
+                + id
+                + "): its source '"
+                + source
+                + "' is outside the repository; livegate reads a local source from the"
+                + " repository's commit only (a repository elsewhere on this machine is a"
+                + " git::file:// source, fetched only with --allow-local-sources)");
+      }
+      location = tree.locate(dir);
     }
     if (location == null || !location.tree().isFile(RepoPaths.join(location.path(), needed))) {
       throw new InvalidTerragruntConfig(

@@ -9,6 +9,7 @@ import io.livegate.scan.ScanCommand;
 import io.livegate.scan.graph.UnitGraph;
 import io.livegate.scan.repo.GitRepo;
 import io.livegate.scan.repo.GitSourceCache;
+import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.terragrunt.TerragruntVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -201,7 +202,7 @@ public final class GraphScanBenchmark {
               parallelism,
               ProgressListener.silent(),
               false,
-              new GitSourceCache(GitSourceCache.defaultDirectory()));
+              new GitSourceCache(SourceAccess.in(repo.directory().resolveSibling("state"))));
       long edges =
           graph.units().stream().mapToLong(unit -> graph.config(unit).dependencies().size()).sum();
       return String.format(

@@ -1,22 +1,29 @@
 package io.livegate.scan.repo;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpServer;
 import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PublicKey;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -28,6 +35,8 @@ import org.apache.sshd.server.SshServer;
 import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
 import org.apache.sshd.server.shell.ProcessShellFactory;
 import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.transport.CredentialsProvider;
+import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +49,9 @@ class GitSourceCacheTest {
   private static final Pattern UPLOAD_PACK = Pattern.compile("git-upload-pack '([^']+)'");
 
   @TempDir Path dir;
+
+  /** The public keys the SSH server was offered. */
+  private final AtomicInteger keyOffers = new AtomicInteger();
 
   private String remoteWithTagV1() throws Exception {
     try (TestRepo work = TestRepo.create(dir.resolve("work"))) {
@@ -62,10 +74,75 @@ class GitSourceCacheTest {
     }
   }
 
+  /** The test's cache, fetching file:// sources as the operator allowed. */
+  private SourceAccess local() {
+    return new SourceAccess(dir.resolve("cache"), true, Set.of());
+  }
+
+  /** The test's cache, signing in to {@code hosts} with the operator's credentials. */
+  private SourceAccess signingInTo(String... hosts) {
+    return new SourceAccess(dir.resolve("cache"), false, Set.of(hosts));
+  }
+
+  @Test
+  void aFileSourceIsFetchedOnlyWhenLocalSourcesAreAllowed() throws Exception {
+    String url = remoteWithTagV1();
+
+    assertThatThrownBy(() -> new GitSourceCache(signingInTo()).fetch(url, "v1", "units/app"))
+        .isInstanceOf(RemoteSources.Unavailable.class)
+        .hasMessage(
+            "a file:// source is a repository of this machine outside the one being deployed;"
+                + " livegate fetches it only when the operator passes --allow-local-sources");
+    assertThat(dir.resolve("cache")).doesNotExist();
+
+    assertThat(new GitSourceCache(local()).fetch(url, "v1", "units/app").files())
+        .containsExactlyInAnyOrder("terragrunt.hcl", "nested/settings.yaml");
+  }
+
+  @Test
+  void operatorsHttpCredentialsGoOnlyToTheHostsTheOperatorListed() throws Exception {
+    List<String> authorizations = new CopyOnWriteArrayList<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          authorizations.add(
+              String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+          exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"git\"");
+          exchange.sendResponseHeaders(401, -1);
+          exchange.close();
+        });
+    server.start();
+    // The operator's credentials, as ~/.netrc would give them for every host.
+    CredentialsProvider.setDefault(
+        new UsernamePasswordCredentialsProvider("operator", "operators-secret"));
+    try {
+      String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/private.git";
+
+      assertThatThrownBy(
+              () -> new GitSourceCache(signingInTo("github.com")).fetch(url, "v1", "units/app"))
+          .isInstanceOf(RemoteSources.Unavailable.class);
+      assertThat(authorizations).isNotEmpty().containsOnly("null");
+
+      assertThatThrownBy(
+              () -> new GitSourceCache(signingInTo("127.0.0.1")).fetch(url, "v1", "units/app"))
+          .isInstanceOf(RemoteSources.Unavailable.class);
+      assertThat(authorizations)
+          .as("the listed host is asked with the operator's credentials")
+          .contains(
+              "Basic "
+                  + Base64.getEncoder()
+                      .encodeToString("operator:operators-secret".getBytes(UTF_8)));
+    } finally {
+      CredentialsProvider.setDefault(null);
+      server.stop(0);
+    }
+  }
+
   @Test
   void sameUrlAndRefIsFetchedOnceByOneCacheEvenWhenManyThreadsAskAtOnce() throws Exception {
     String url = remoteWithTagV1();
-    GitSourceCache cache = new GitSourceCache(dir.resolve("cache"));
+    GitSourceCache cache = new GitSourceCache(local());
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<SourceTree>> trees =
@@ -85,7 +162,7 @@ class GitSourceCacheTest {
     assertThat(cache.fetch(url, "v1", "units/app").read("nested/settings.yaml"))
         .isEqualTo("a: 1\n");
     // The next scan fetches the tag again, since it may have moved; the remote is gone.
-    assertThatThrownBy(() -> new GitSourceCache(dir.resolve("cache")).fetch(url, "v1", ""))
+    assertThatThrownBy(() -> new GitSourceCache(local()).fetch(url, "v1", ""))
         .isInstanceOf(RemoteSources.Unavailable.class)
         .hasMessage(url + ": not found.");
   }
@@ -94,7 +171,7 @@ class GitSourceCacheTest {
   void directoryThatTheCommitDoesNotHoldIsUnavailable() throws Exception {
     String url = remoteWithTagV1();
 
-    assertThatThrownBy(() -> new GitSourceCache(dir.resolve("cache")).fetch(url, "v1", "units/db"))
+    assertThatThrownBy(() -> new GitSourceCache(local()).fetch(url, "v1", "units/db"))
         .isInstanceOf(RemoteSources.Unavailable.class)
         .hasMessageMatching("commit [0-9a-f]{12} has no directory 'units/db'");
   }
@@ -103,7 +180,7 @@ class GitSourceCacheTest {
   void defaultBranchIsFetchedWhenNoRefIsGiven() throws Exception {
     String url = remoteWithTagV1();
 
-    assertThat(new GitSourceCache(dir.resolve("cache")).fetch(url, null, "modules").files())
+    assertThat(new GitSourceCache(local()).fetch(url, null, "modules").files())
         .containsExactly("vpc/main.tf");
   }
 
@@ -122,16 +199,29 @@ class GitSourceCacheTest {
       String url = "ssh://git@127.0.0.1:" + server.getPort() + remote;
       PublicKey hostKey = server.getKeyPairProvider().loadKeys(null).iterator().next().getPublic();
 
+      // A host the operator did not list never gets the SSH keys.
+      assertThatThrownBy(
+              () ->
+                  new GitSourceCache(signingInTo("github.com"), ssh).fetch(url, "v1", "units/app"))
+          .isInstanceOf(RemoteSources.Unavailable.class)
+          .hasMessage(
+              "an ssh:// source signs in with the operator's SSH keys, which livegate uses only for"
+                  + " the hosts the operator lists with --source-credentials-host, and 127.0.0.1"
+                  + " is not one of them");
+      assertThat(keyOffers).as("no key was offered to the SSH server").hasValue(0);
+
       // A host that is not in known_hosts is refused, as ssh's StrictHostKeyChecking does.
       assertThatThrownBy(
-              () -> new GitSourceCache(dir.resolve("cache"), ssh).fetch(url, "v1", "units/app"))
+              () -> new GitSourceCache(signingInTo("127.0.0.1"), ssh).fetch(url, "v1", "units/app"))
           .isInstanceOf(RemoteSources.Unavailable.class)
           .hasMessage(url + ": Server key did not validate");
 
       Files.writeString(
           ssh.resolve("known_hosts"), host + " " + PublicKeyEntry.toString(hostKey) + "\n");
       assertThat(
-              new GitSourceCache(dir.resolve("cache"), ssh).fetch(url, "v1", "units/app").files())
+              new GitSourceCache(signingInTo("127.0.0.1"), ssh)
+                  .fetch(url, "v1", "units/app")
+                  .files())
           .containsExactlyInAnyOrder("terragrunt.hcl", "nested/settings.yaml");
     }
   }
@@ -145,7 +235,11 @@ class GitSourceCacheTest {
     server.setHost("127.0.0.1");
     server.setPort(0);
     server.setKeyPairProvider(new SimpleGeneratorHostKeyProvider(dir.resolve("host-key")));
-    server.setPublickeyAuthenticator((user, key, session) -> KeyUtils.compareKeys(allowed, key));
+    server.setPublickeyAuthenticator(
+        (user, key, session) -> {
+          keyOffers.incrementAndGet();
+          return KeyUtils.compareKeys(allowed, key);
+        });
     server.setCommandFactory(
         (channel, command) -> {
           Matcher uploadPack = UPLOAD_PACK.matcher(command);

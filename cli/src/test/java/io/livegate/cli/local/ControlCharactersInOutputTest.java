@@ -1,0 +1,70 @@
+package io.livegate.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.livegate.cli.CliRun;
+import io.livegate.scan.testing.TestRepo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A unit whose directory name holds a newline, ESC sequences and a C1 control character, as a pull
+ * request can name one: printed raw, the newline would start a line that looks like livegate's own,
+ * and the escape sequences would clear the terminal and retitle its window. Every line livegate
+ * prints (the scan, the deployment's log, the execution log kept in the state directory) shows them
+ * escaped.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Tag("terraform")
+class ControlCharactersInOutputTest {
+  private static final String FORGED = "livegate: FORGED deployment 1: succeeded";
+  private static final String UNIT =
+      "dev/app\n" + FORGED + "\u001b[2J\u001b]0;owned\u0007\r\u009b31m";
+  private static final String ESCAPED =
+      "dev/app\\n" + FORGED + "\\e[2J\\e]0;owned\\x07\\r\\u009B31m";
+
+  @TempDir Path dir;
+
+  @Test
+  void aUnitPathWithANewlineAndEscapesForgesNoLineAndNoTerminalEscape() throws Exception {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("README.md", "live\n");
+    repo.write(".gitignore", ".terraform/\n.terraform.lock.hcl\nterraform.tfstate*\n");
+    repo.commit("empty");
+    repo.write(UNIT + "/terragrunt.hcl", "inputs = {}\n")
+        .write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {}\n");
+    repo.commit("a unit with control characters in its path");
+    Path state = dir.resolve("state");
+
+    CliRun scan = CliRun.withPath("scan", "--repo", repo.root().toString(), "--base", "HEAD~1");
+    CliRun deploy = CliRun.autoApprovedDeploy(repo.root(), state);
+
+    String printed = scan.out() + scan.err() + deploy.out() + deploy.err();
+    System.out.println(printed);
+    assertThat(scan.exitCode()).as(scan.toString()).isZero();
+    assertThat(deploy.exitCode()).as(deploy.toString()).isZero();
+    assertThat(scan.out()).contains("  " + ESCAPED + "  [");
+    assertThat(deploy.out()).contains("[" + ESCAPED + "] ");
+    assertNoForgery(printed);
+    try (Stream<Path> logs = Files.list(state.resolve("logs"))) {
+      for (Path log : logs.toList()) {
+        assertNoForgery(Files.readString(log));
+      }
+    }
+  }
+
+  private static void assertNoForgery(String printed) {
+    assertThat(printed)
+        .as("no raw control character but the newlines between lines")
+        .doesNotContain("\u001b", "\u0007", "\r", "\u009b");
+    List<String> lines = printed.lines().toList();
+    assertThat(lines).noneMatch(line -> line.startsWith(FORGED));
+  }
+}
