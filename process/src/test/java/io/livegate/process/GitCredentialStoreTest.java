@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("terraform")
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
+@ExtendWith(SandboxUserLock.class)
 class GitCredentialStoreTest {
   private static final String TOKEN = "ghp_moduleReader0123456789";
   private static final int USER = SetprivSandbox.IMAGE_USER;

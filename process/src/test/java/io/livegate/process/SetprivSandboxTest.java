@@ -15,9 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Changing owners needs root: the tests run as root here, as the tasks' Java does in the image. */
+@ExtendWith(SandboxUserLock.class)
 class SetprivSandboxTest {
   private static final int USER = SetprivSandbox.IMAGE_USER;
 

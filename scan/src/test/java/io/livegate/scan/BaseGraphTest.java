@@ -38,31 +38,31 @@ class BaseGraphTest {
   void createCommits() {
     repo = TestRepo.create(dir);
     repo.write("_common/root.hcl", "locals {\n  vpc = \"../vpc\"\n}\n");
-    unit("dev/vpc", "");
-    unit("dev/db", "");
-    unit(
+    repo.unit("dev/vpc", "");
+    repo.unit("dev/db", "");
+    repo.unit(
         "dev/included",
         "include \"root\" {\n  path = \"../../_common/root.hcl\"\n  expose = true\n}\n"
             + "dependencies {\n  paths = [include.root.locals.vpc]\n}\n");
     repo.write("dev/listed/deps/vpc.yaml", "");
     repo.write("dev/listed/deps/db.yaml", "");
-    unit(
+    repo.unit(
         "dev/listed",
         "dependencies {\n  paths = [for f in fileset(\"${get_terragrunt_dir()}/deps\", \"*.yaml\")"
             + " : \"../${trimsuffix(f, \".yaml\")}\"]\n}\n");
     repo.write("data/app.txt", "x");
-    unit("dev/reader", "inputs = {\n  data = file(\"../../data/app.txt\")\n}\n");
-    unit("dev/edited", dependency("vpc", "../vpc"));
-    unit("dev/gone", dependency("db", "../db"));
+    repo.unit("dev/reader", "inputs = {\n  data = file(\"../../data/app.txt\")\n}\n");
+    repo.unit("dev/edited", dependency("vpc", "../vpc"));
+    repo.unit("dev/gone", dependency("db", "../db"));
     repo.write("dev/cache/main.tf", "resource \"terraform_data\" \"this\" {}\n");
-    unit("dev/by-file", dependency("cache", "../cache/terragrunt.hcl"));
-    unit("dev/untouched", dependency("vpc", "../vpc"));
+    repo.unit("dev/by-file", dependency("cache", "../cache/terragrunt.hcl"));
+    repo.unit("dev/untouched", dependency("vpc", "../vpc"));
     base = repo.commit("base");
 
     repo.write("_common/root.hcl", "locals {\n  vpc = \"../db\"\n}\n");
     repo.delete("dev/listed/deps/db.yaml");
     repo.delete("data/app.txt");
-    unit("dev/edited", dependency("db", "../db"));
+    repo.unit("dev/edited", dependency("db", "../db"));
     repo.delete("dev/gone/terragrunt.hcl");
     repo.delete("dev/gone/main.tf");
     repo.delete("dev/db/terragrunt.hcl");
@@ -74,11 +74,6 @@ class BaseGraphTest {
   @AfterEach
   void closeRepo() {
     repo.close();
-  }
-
-  private void unit(String id, String config) {
-    repo.write(id + "/terragrunt.hcl", config);
-    repo.write(id + "/main.tf", "resource \"terraform_data\" \"this\" {}\n");
   }
 
   private ScanCommand command() {

@@ -53,9 +53,9 @@ class ChangeTrackingTest {
     for (String env : new String[] {"dev", "prod"}) {
       repo.write(env + "/env.yaml", "name: " + env + "\n");
       repo.write(env + "/overrides.yaml", "size: large\n");
-      unit(env + "/eu/app", APP);
+      repo.unit(env + "/eu/app", APP);
       repo.write(env + "/eu/app/config.yaml", "replicas: 2\n");
-      unit(env + "/eu/db", DB);
+      repo.unit(env + "/eu/db", DB);
       repo.write(env + "/eu/db/secrets.enc.yaml", "password: ENC[AES256_GCM,data:abc]\n");
     }
     base = repo.commit("yaml-driven live repository");
@@ -64,11 +64,6 @@ class ChangeTrackingTest {
   @AfterEach
   void closeRepo() {
     repo.close();
-  }
-
-  private void unit(String id, String config) {
-    repo.write(id + "/terragrunt.hcl", config);
-    repo.write(id + "/main.tf", "resource \"terraform_data\" \"this\" {}\n");
   }
 
   private DeployStack scanAfter(String message) {

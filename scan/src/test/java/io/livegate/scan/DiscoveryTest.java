@@ -37,16 +37,11 @@ class DiscoveryTest {
     repo.close();
   }
 
-  private void unit(String id, String config) {
-    repo.write(id + "/terragrunt.hcl", config);
-    repo.write(id + "/main.tf", MAIN_TF);
-  }
-
   private void hiddenSettingsUnitAndTerragruntScratchDirectories() {
-    unit("live/.settings/dns", "");
-    unit("live/app", dependency("dns", "../.settings/dns"));
-    unit("live/app/.terragrunt-cache/abc123/app", "");
-    unit("live/app/.terraform/modules/app", "");
+    repo.unit("live/.settings/dns", "");
+    repo.unit("live/app", dependency("dns", "../.settings/dns"));
+    repo.unit("live/app/.terragrunt-cache/abc123/app", "");
+    repo.unit("live/app/.terraform/modules/app", "");
   }
 
   @Test
@@ -76,7 +71,7 @@ class DiscoveryTest {
   void rootConfigThatNobodyIncludesIsTheUnitDotAndCanBeDependedOn() {
     repo.write("terragrunt.hcl", "inputs = {\n  name = \"org\"\n}\n");
     repo.write("main.tf", MAIN_TF);
-    unit("team/app", dependency("org", "../.."));
+    repo.unit("team/app", dependency("org", "../.."));
     String base = repo.commit("root unit");
     repo.touch("main.tf");
 
@@ -96,8 +91,8 @@ class DiscoveryTest {
   void rootTerragruntHclThatUnitsIncludeIsAUnitTooAndItsChangeChangesItAndItsIncluders() {
     repo.write("terragrunt.hcl", "locals {\n  org = \"acme\"\n}\n");
     String include = "include \"root\" {\n  path = find_in_parent_folders()\n}\n";
-    unit("dev/vpc", include);
-    unit("dev/app", include + dependency("vpc", "../vpc"));
+    repo.unit("dev/vpc", include);
+    repo.unit("dev/app", include + dependency("vpc", "../vpc"));
     String base = repo.commit("classic root terragrunt.hcl");
     repo.touch("terragrunt.hcl");
 
@@ -113,16 +108,16 @@ class DiscoveryTest {
 
   @Test
   void includedUnitWithItsOwnModuleIsAUnitAndItsMainTfChangesItAndTheIncludersThatSourceIt() {
-    unit(
+    repo.unit(
         "base/data/policy",
         "terraform {\n  source = get_parent_terragrunt_dir()\n}\n"
             + "locals {\n  name = \"policy\"\n}\n");
-    unit(
+    repo.unit(
         "prod/policy",
         "include \"policy\" {\n"
             + "  path = \"${get_repo_root()}/base/data/policy/terragrunt.hcl\"\n"
             + "}\n");
-    unit("prod/other", "");
+    repo.unit("prod/other", "");
     String base = repo.commit("a unit that another unit includes");
     repo.touch("base/data/policy/main.tf");
 
@@ -138,8 +133,8 @@ class DiscoveryTest {
 
   @Test
   void aDependencyOnAnIncludedUnitIsAnEdge() {
-    unit("shared/dns", "locals {\n  zone = \"example.com\"\n}\n");
-    unit(
+    repo.unit("shared/dns", "locals {\n  zone = \"example.com\"\n}\n");
+    repo.unit(
         "prod/app",
         "include \"dns\" {\n  path = \"../../shared/dns/terragrunt.hcl\"\n}\n"
             + dependency("dns", "../../shared/dns"));
@@ -153,9 +148,9 @@ class DiscoveryTest {
   @Test
   void filesOfAUnitAddedInsideAnotherUnitsDirectoryChangeOnlyTheNewUnit() {
     repo.write("terragrunt.hcl", "locals {\n  org = \"acme\"\n}\n");
-    unit("team/app", "");
+    repo.unit("team/app", "");
     String base = repo.commit("root unit and an app");
-    unit("team/db", "");
+    repo.unit("team/db", "");
     repo.write("team/db/notes.txt", "new\n");
 
     DeployStack stack = graphScan(repo, base, repo.commit("add a db inside the root unit"));

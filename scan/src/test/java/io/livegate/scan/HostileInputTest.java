@@ -40,11 +40,6 @@ class HostileInputTest {
     repo.close();
   }
 
-  private void unit(String id, String config) {
-    repo.write(id + "/terragrunt.hcl", config);
-    repo.write(id + "/main.tf", "resource \"terraform_data\" \"this\" {}\n");
-  }
-
   /** A rotation of {@code expected}, the first unit repeated at the end. */
   private static boolean isRotationOf(List<String> cycle, List<String> expected) {
     if (cycle.size() != expected.size() + 1 || !cycle.get(0).equals(cycle.get(cycle.size() - 1))) {
@@ -61,9 +56,9 @@ class HostileInputTest {
 
   @Test
   void dependencyCycleIsReportedWithItsPathAndTheDeclarationBehindEachEdge() {
-    unit("a", dependency("b", "../b"));
-    unit("b", dependency("c", "../c"));
-    unit("c", "\n" + dependency("a", "../a"));
+    repo.unit("a", dependency("b", "../b"));
+    repo.unit("b", dependency("c", "../c"));
+    repo.unit("c", "\n" + dependency("a", "../a"));
     String base = repo.commit("a cycle");
     repo.touch("b/main.tf");
     String head = repo.commit("change b");
@@ -83,7 +78,7 @@ class HostileInputTest {
 
   @Test
   void unitThatDependsOnItselfIsACycleOfOne() {
-    unit("solo", dependency("me", "${get_terragrunt_dir()}"));
+    repo.unit("solo", dependency("me", "${get_terragrunt_dir()}"));
     String head = repo.commit("self dependency");
 
     DependencyCycle cycle = catchThrowableOfType(DependencyCycle.class, () -> allUnits(repo, head));
@@ -96,7 +91,7 @@ class HostileInputTest {
   @Test
   void dependencyOnADirectoryWithoutTerragruntHclIsAnErrorNamingFileAndLine() {
     repo.write("modules/vpc/main.tf", "");
-    unit("app", "\n" + dependency("vpc", "../modules/vpc"));
+    repo.unit("app", "\n" + dependency("vpc", "../modules/vpc"));
     String head = repo.commit("depends on a module");
 
     assertThatThrownBy(() -> allUnits(repo, head))
@@ -108,7 +103,7 @@ class HostileInputTest {
 
   @Test
   void dependencyOnAPathThatDoesNotExistIsAnErrorNamingFileAndLine() {
-    unit("app", "dependencies {\n  paths = [\"../nowhere\"]\n}\n");
+    repo.unit("app", "dependencies {\n  paths = [\"../nowhere\"]\n}\n");
     String head = repo.commit("depends on nothing");
 
     assertThatThrownBy(() -> allUnits(repo, head))
@@ -119,7 +114,7 @@ class HostileInputTest {
 
   @Test
   void dependencyThatClimbsOutOfTheRepositoryIsAnError() {
-    unit("app", dependency("escape", "../../../../etc"));
+    repo.unit("app", dependency("escape", "../../../../etc"));
     String head = repo.commit("escape");
 
     assertThatThrownBy(() -> allUnits(repo, head))
@@ -131,7 +126,7 @@ class HostileInputTest {
 
   @Test
   void dependencyPathThatCannotBeKnownNamesItsLocationOnceRelativeToTheRepository() {
-    unit("app", "dependency \"x\" {\n  config_path = run_cmd(\"echo\", \"../vpc\")\n}\n");
+    repo.unit("app", "dependency \"x\" {\n  config_path = run_cmd(\"echo\", \"../vpc\")\n}\n");
     String head = repo.commit("a path from a command");
 
     assertThatThrownBy(() -> allUnits(repo, head))
@@ -143,7 +138,7 @@ class HostileInputTest {
 
   @Test
   void dependencyPathUnknownBecauseOfALocalElsewhereNamesWhereThatLocalIs() {
-    unit(
+    repo.unit(
         "app",
         "locals {\n  dir = get_env(\"VPC_DIR\")\n}\n"
             + "dependency \"x\" {\n  config_path = local.dir\n}\n");
@@ -158,8 +153,8 @@ class HostileInputTest {
 
   @Test
   void unitWithTwoBadDependenciesIsTwoProblemsEachOnItsOwnLine() {
-    unit("fine", "");
-    unit("app", dependency("x", "../gone") + dependency("y", "../missing"));
+    repo.unit("fine", "");
+    repo.unit("app", dependency("x", "../gone") + dependency("y", "../missing"));
     String head = repo.commit("two bad dependencies");
 
     InvalidTerragruntConfig error =
@@ -176,12 +171,12 @@ class HostileInputTest {
 
   @Test
   void everyBrokenUnitIsReportedInOneMessage() {
-    unit("fine", "");
-    unit("brace", "dependency \"x\" {\n  config_path = \"../fine\"\n");
-    unit("string", "locals {\n  a = \"open\n}\n");
-    unit("heredoc", "locals {\n  a = <<EOF\n  never ends\n}\n");
-    unit("empty", "dependency \"x\" {\n  config_path =\n}\n");
-    unit("missing", "\n" + dependency("x", "../gone"));
+    repo.unit("fine", "");
+    repo.unit("brace", "dependency \"x\" {\n  config_path = \"../fine\"\n");
+    repo.unit("string", "locals {\n  a = \"open\n}\n");
+    repo.unit("heredoc", "locals {\n  a = <<EOF\n  never ends\n}\n");
+    repo.unit("empty", "dependency \"x\" {\n  config_path =\n}\n");
+    repo.unit("missing", "\n" + dependency("x", "../gone"));
     String head = repo.commit("five broken units");
 
     InvalidTerragruntConfig error =
@@ -199,8 +194,8 @@ class HostileInputTest {
   @Test
   void brokenFileThatSeveralUnitsIncludeIsReportedOnceNamingTheUnitsItStops() {
     repo.write("_envcommon/app.hcl", "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n}\n");
-    unit("dev/app", "include \"envcommon\" {\n  path = \"../../_envcommon/app.hcl\"\n}\n");
-    unit("prod/app", "include \"envcommon\" {\n  path = \"../../_envcommon/app.hcl\"\n}\n");
+    repo.unit("dev/app", "include \"envcommon\" {\n  path = \"../../_envcommon/app.hcl\"\n}\n");
+    repo.unit("prod/app", "include \"envcommon\" {\n  path = \"../../_envcommon/app.hcl\"\n}\n");
     String head = repo.commit("broken envcommon");
 
     assertThatThrownBy(() -> allUnits(repo, head))
@@ -221,12 +216,13 @@ class HostileInputTest {
             "odd/ünïcødé/日本");
     StringBuilder consumer = new StringBuilder();
     for (int i = 0; i < names.size(); i++) {
-      unit(names.get(i), "");
+      repo.unit(names.get(i), "");
       String relative = "../" + names.get(i).substring("odd/".length()).replace("\"", "\\\"");
       consumer.append(dependency("d" + i, relative));
     }
-    unit("odd/consumer", consumer.toString());
-    unit("odd/日本の消費者", dependency("quote", "../quo\\\"te") + dependency("jp", "../ünïcødé/日本"));
+    repo.unit("odd/consumer", consumer.toString());
+    repo.unit(
+        "odd/日本の消費者", dependency("quote", "../quo\\\"te") + dependency("jp", "../ünïcødé/日本"));
     String base = repo.commit("odd names");
     names.forEach(name -> repo.touch(name + "/main.tf"));
 
@@ -250,8 +246,8 @@ class HostileInputTest {
   void runCmdInLocalsAndInputsIsNeverExecutedAndDoesNotBreakTheScan() throws Exception {
     Path marker = Path.of("/tmp", "pwned-" + UUID.randomUUID());
     String touch = "run_cmd(\"touch\", \"" + marker + "\")";
-    unit("vpc", "");
-    unit(
+    repo.unit("vpc", "");
+    repo.unit(
         "app",
         "locals {\n  stamp = "
             + touch
@@ -275,7 +271,7 @@ class HostileInputTest {
   @Test
   void runCmdInAConfigPathIsAnErrorAndIsNotExecuted() {
     Path marker = Path.of("/tmp", "pwned-" + UUID.randomUUID());
-    unit("app", "\n" + dependency("vpc", "${run_cmd(\"touch\", \"" + marker + "\")}"));
+    repo.unit("app", "\n" + dependency("vpc", "${run_cmd(\"touch\", \"" + marker + "\")}"));
     String head = repo.commit("run_cmd in a config path");
 
     assertThatThrownBy(() -> allUnits(repo, head))
@@ -287,7 +283,7 @@ class HostileInputTest {
 
   @Test
   void fileAndReadTerragruntConfigCannotReadOutsideTheRepository() {
-    unit(
+    repo.unit(
         "app",
         "locals {\n  passwd = file(\"/etc/passwd\")\n"
             + "  other = read_terragrunt_config(\"../../../../etc/hosts\")\n}\n"

@@ -55,11 +55,6 @@ class IncludeSemanticsTest {
     repo.close();
   }
 
-  private void unit(String id, String config) {
-    repo.write(id + "/terragrunt.hcl", config);
-    repo.write(id + "/main.tf", "resource \"terraform_data\" \"this\" {}\n");
-  }
-
   private static String envcommon(String label, String file) {
     return "include \""
         + label
@@ -77,9 +72,9 @@ class IncludeSemanticsTest {
         "locals {\n  db = read_terragrunt_config(\"app-db.hcl\").locals.name\n}\n"
             + dependency("db", "${get_terragrunt_dir()}/../${local.db}"));
     String env = "prod/us-east-1/prod/";
-    unit(env + "db", ROOT_INCLUDE);
-    unit(env + "cache", ROOT_INCLUDE);
-    unit(env + "app", ROOT_INCLUDE + envcommon("app", "app.hcl"));
+    repo.unit(env + "db", ROOT_INCLUDE);
+    repo.unit(env + "cache", ROOT_INCLUDE);
+    repo.unit(env + "app", ROOT_INCLUDE + envcommon("app", "app.hcl"));
 
     DeployStack stack = allUnits(repo, repo.commit("app on its database"));
 
@@ -95,8 +90,8 @@ class IncludeSemanticsTest {
         "locals {\n  db = read_terragrunt_config(\"app-db.hcl\").locals.name\n}\n"
             + dependency("db", "${get_terragrunt_dir()}/../${local.db}"));
     String env = "prod/us-east-1/prod/";
-    unit(env + "db", ROOT_INCLUDE);
-    unit(env + "app", ROOT_INCLUDE + envcommon("app", "app.hcl"));
+    repo.unit(env + "db", ROOT_INCLUDE);
+    repo.unit(env + "app", ROOT_INCLUDE + envcommon("app", "app.hcl"));
     String base = repo.commit("app on its database");
     repo.touch("_envcommon/app-db.hcl");
 
@@ -113,9 +108,9 @@ class IncludeSemanticsTest {
     repo.write("_envcommon/network.hcl", dependency("vpc", "../vpc"));
     repo.write("_envcommon/storage.hcl", dependency("bucket", "../bucket"));
     String env = "prod/us-east-1/prod/";
-    unit(env + "vpc", ROOT_INCLUDE);
-    unit(env + "bucket", ROOT_INCLUDE);
-    unit(
+    repo.unit(env + "vpc", ROOT_INCLUDE);
+    repo.unit(env + "bucket", ROOT_INCLUDE);
+    repo.unit(
         env + "app",
         ROOT_INCLUDE + envcommon("common", "network.hcl") + envcommon("common", "storage.hcl"));
 
@@ -129,8 +124,8 @@ class IncludeSemanticsTest {
   void pathRelativeToIncludeInsideAnIncludePathIsDot() {
     repo.write("_envcommon/app.hcl", dependency("vpc", "../vpc"));
     String env = "prod/us-east-1/prod/";
-    unit(env + "vpc", ROOT_INCLUDE);
-    unit(
+    repo.unit(env + "vpc", ROOT_INCLUDE);
+    repo.unit(
         env + "app",
         ROOT_INCLUDE
             + "include \"app\" {\n"
@@ -145,8 +140,8 @@ class IncludeSemanticsTest {
   @Test
   void disabledDependencyIsNoEdgeAndItsTargetNeedNotExist() {
     String env = "prod/us-east-1/prod/";
-    unit(env + "vpc", ROOT_INCLUDE);
-    unit(
+    repo.unit(env + "vpc", ROOT_INCLUDE);
+    repo.unit(
         env + "app",
         ROOT_INCLUDE
             + "dependency \"vpc\" {\n  config_path = \"../vpc\"\n  enabled = false\n}\n"
@@ -162,8 +157,8 @@ class IncludeSemanticsTest {
   void dependencyThatAnIncludedFileDeclaresCanBeSwitchedOffByTheUnit() {
     repo.write("_envcommon/app.hcl", dependency("vpc", "../vpc"));
     String env = "prod/us-east-1/prod/";
-    unit(env + "vpc", ROOT_INCLUDE);
-    unit(
+    repo.unit(env + "vpc", ROOT_INCLUDE);
+    repo.unit(
         env + "app",
         ROOT_INCLUDE
             + envcommon("app", "app.hcl")
@@ -177,8 +172,8 @@ class IncludeSemanticsTest {
   @Test
   void dependencyWhoseEnabledCannotBeWorkedOutIsAnErrorNamingFileAndLine() {
     String env = "prod/us-east-1/prod/";
-    unit(env + "vpc", ROOT_INCLUDE);
-    unit(
+    repo.unit(env + "vpc", ROOT_INCLUDE);
+    repo.unit(
         env + "app",
         ROOT_INCLUDE
             + "dependency \"vpc\" {\n  config_path = \"../vpc\"\n"

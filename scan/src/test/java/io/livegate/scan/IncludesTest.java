@@ -37,11 +37,6 @@ class IncludesTest {
     repo.close();
   }
 
-  private void unit(String id, String config) {
-    repo.write(id + "/terragrunt.hcl", config);
-    repo.write(id + "/main.tf", "resource \"terraform_data\" \"this\" {}\n");
-  }
-
   private static String envcommon(String file) {
     return "include \"envcommon\" {\n"
         + "  path = \"${dirname(find_in_parent_folders(\"root.hcl\"))}/_envcommon/"
@@ -55,8 +50,8 @@ class IncludesTest {
         "terraform {\n  source = \"tfr:///terraform-aws-modules/rds/aws?version=6.0.0\"\n}\n\n"
             + dependency("vpc", "${get_terragrunt_dir()}/../vpc"));
     for (String env : new String[] {"dev", "prod"}) {
-      unit(env + "/vpc", ROOT_INCLUDE);
-      unit(env + "/mysql", ROOT_INCLUDE + envcommon("mysql.hcl"));
+      repo.unit(env + "/vpc", ROOT_INCLUDE);
+      repo.unit(env + "/mysql", ROOT_INCLUDE + envcommon("mysql.hcl"));
     }
   }
 
@@ -89,10 +84,10 @@ class IncludesTest {
   @Test
   void relativeConfigPathInAnIncludedFileIsReadFromTheIncludingUnitsDirectory() {
     repo.write("_envcommon/app.hcl", dependency("vpc", "../vpc"));
-    unit("dev/vpc", "");
-    unit("dev/app", envcommon("app.hcl"));
-    unit("prod/eu/vpc", "");
-    unit("prod/eu/app", envcommon("app.hcl"));
+    repo.unit("dev/vpc", "");
+    repo.unit("dev/app", envcommon("app.hcl"));
+    repo.unit("prod/eu/vpc", "");
+    repo.unit("prod/eu/app", envcommon("app.hcl"));
 
     DeployStack stack = allUnits(repo, repo.commit("apps"));
 
@@ -106,8 +101,8 @@ class IncludesTest {
         "terragrunt.hcl",
         dependency("network", "${get_parent_terragrunt_dir()}/shared/network")
             + "inputs = {\n  name = path_relative_to_include()\n}\n");
-    unit("shared/network", "");
-    unit("dev/app", "include {\n  path = find_in_parent_folders()\n}\n");
+    repo.unit("shared/network", "");
+    repo.unit("dev/app", "include {\n  path = find_in_parent_folders()\n}\n");
     String base = repo.commit("bare include");
     repo.touch("shared/network/main.tf");
 
@@ -126,13 +121,13 @@ class IncludesTest {
         "root.hcl",
         "locals {\n  env = basename(dirname(get_terragrunt_dir()))\n"
             + "  network = \"shared/${local.env}-network\"\n}\n");
-    unit("shared/dev-network", "");
-    unit("shared/prod-network", "");
+    repo.unit("shared/dev-network", "");
+    repo.unit("shared/prod-network", "");
     String exposed =
         "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n  expose = true\n}\n";
     String network = dependency("network", "${get_repo_root()}/${include.root.locals.network}");
-    unit("dev/app", exposed + network);
-    unit("prod/app", exposed + network);
+    repo.unit("dev/app", exposed + network);
+    repo.unit("prod/app", exposed + network);
 
     DeployStack stack = allUnits(repo, repo.commit("exposed include"));
 
@@ -142,8 +137,8 @@ class IncludesTest {
 
   @Test
   void readingAnIncludeThatIsNotExposedIsAnErrorNamingTheFileAndLine() {
-    unit("vpc", "");
-    unit("app", ROOT_INCLUDE + dependency("vpc", "../${include.root.locals.org}"));
+    repo.unit("vpc", "");
+    repo.unit("app", ROOT_INCLUDE + dependency("vpc", "../${include.root.locals.org}"));
     String head = repo.commit("unexposed include");
 
     assertThatThrownBy(() -> allUnits(repo, head))
@@ -155,8 +150,8 @@ class IncludesTest {
   @Test
   void noMergeIncludeContributesNoDependencies() {
     repo.write("_envcommon/app.hcl", dependency("vpc", "../vpc"));
-    unit("dev/vpc", "");
-    unit(
+    repo.unit("dev/vpc", "");
+    repo.unit(
         "dev/app",
         "include \"envcommon\" {\n  path = \"../../_envcommon/app.hcl\"\n"
             + "  merge_strategy = \"no_merge\"\n}\n");
@@ -171,10 +166,10 @@ class IncludesTest {
   @Test
   void unitsOwnDependencyOverridesTheIncludedOneWithTheSameLabel() {
     repo.write("_envcommon/app.hcl", dependency("vpc", "../vpc") + dependency("db", "../db"));
-    unit("dev/vpc", "");
-    unit("dev/db", "");
-    unit("shared/vpc", "");
-    unit("dev/app", envcommon("app.hcl") + dependency("vpc", "../../shared/vpc"));
+    repo.unit("dev/vpc", "");
+    repo.unit("dev/db", "");
+    repo.unit("shared/vpc", "");
+    repo.unit("dev/app", envcommon("app.hcl") + dependency("vpc", "../../shared/vpc"));
     String base = repo.commit("override");
     repo.touch("dev/vpc/main.tf");
 
@@ -188,9 +183,9 @@ class IncludesTest {
   @Test
   void unitsOwnDependenciesBlockReplacesTheIncludedOneUnderShallowMerge() {
     repo.write("_envcommon/app.hcl", "dependencies {\n  paths = [\"../included\"]\n}\n");
-    unit("dev/included", "");
-    unit("dev/own", "");
-    unit("dev/app", envcommon("app.hcl") + "dependencies {\n  paths = [\"../own\"]\n}\n");
+    repo.unit("dev/included", "");
+    repo.unit("dev/own", "");
+    repo.unit("dev/app", envcommon("app.hcl") + "dependencies {\n  paths = [\"../own\"]\n}\n");
 
     DeployStack stack = allUnits(repo, repo.commit("shallow"));
 
@@ -200,9 +195,9 @@ class IncludesTest {
   @Test
   void deepMergeKeepsBothTheIncludedAndTheUnitsDependenciesPaths() {
     repo.write("_envcommon/app.hcl", "dependencies {\n  paths = [\"../included\"]\n}\n");
-    unit("dev/included", "");
-    unit("dev/own", "");
-    unit(
+    repo.unit("dev/included", "");
+    repo.unit("dev/own", "");
+    repo.unit(
         "dev/app",
         "include \"envcommon\" {\n  path = \"../../_envcommon/app.hcl\"\n"
             + "  merge_strategy = \"deep\"\n}\n"
@@ -216,8 +211,8 @@ class IncludesTest {
   @Test
   void includedFileThatIncludesAnotherFileIsAnErrorNamingIt() {
     repo.write("_envcommon/app.hcl", "\n" + ROOT_INCLUDE + dependency("vpc", "../vpc"));
-    unit("dev/vpc", "");
-    unit("dev/app", envcommon("app.hcl"));
+    repo.unit("dev/vpc", "");
+    repo.unit("dev/app", envcommon("app.hcl"));
     String head = repo.commit("nested include");
 
     assertThatThrownBy(() -> allUnits(repo, head))
@@ -229,7 +224,7 @@ class IncludesTest {
 
   @Test
   void includeOfAFileThatDoesNotExistIsAnErrorNamingTheIncludingFile() {
-    unit("dev/app", "\n" + envcommon("missing.hcl"));
+    repo.unit("dev/app", "\n" + envcommon("missing.hcl"));
     String head = repo.commit("missing include");
 
     assertThatThrownBy(() -> allUnits(repo, head))

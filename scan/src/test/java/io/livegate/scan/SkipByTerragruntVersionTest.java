@@ -44,18 +44,14 @@ class SkipByTerragruntVersionTest {
   void createRepo() {
     repo = TestRepo.create(dir);
     repo.write("live/terragrunt.hcl", "skip = true\n\nlocals {\n  org = \"acme\"\n}\n");
-    unit("live/dev/vpc", INCLUDE_ROOT);
-    unit("live/dev/app", INCLUDE_ROOT + "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
+    repo.unit("live/dev/vpc", INCLUDE_ROOT);
+    repo.unit(
+        "live/dev/app", INCLUDE_ROOT + "dependency \"vpc\" {\n  config_path = \"../vpc\"\n}\n");
   }
 
   @AfterEach
   void closeRepo() {
     repo.close();
-  }
-
-  private void unit(String id, String config) {
-    repo.write(id + "/terragrunt.hcl", config);
-    repo.write(id + "/main.tf", "resource \"terraform_data\" \"this\" {}\n");
   }
 
   private DeployStack scanFor(TerragruntVersion version) {
@@ -105,7 +101,7 @@ class SkipByTerragruntVersionTest {
 
   @Test
   void from068AUnitsOwnSkipFalseOverridesTheInheritedOne() {
-    unit("live/dev/app", INCLUDE_ROOT + "skip = false\n");
+    repo.unit("live/dev/app", INCLUDE_ROOT + "skip = false\n");
 
     DeployStack stack = scanFor(V0_92);
 
@@ -132,7 +128,8 @@ class SkipByTerragruntVersionTest {
 
   @Test
   void before069AnExcludeBlockIsAnErrorSinceThatReleaseDoesNotKnowIt() {
-    unit("live/dev/app", INCLUDE_ROOT + "exclude {\n  if      = true\n  actions = [\"all\"]\n}\n");
+    repo.unit(
+        "live/dev/app", INCLUDE_ROOT + "exclude {\n  if      = true\n  actions = [\"all\"]\n}\n");
 
     assertThatThrownBy(() -> scanFor(V0_68))
         .isInstanceOf(InvalidTerragruntConfig.class)

@@ -40,19 +40,14 @@ class TerragruntRulesTest {
     repo.close();
   }
 
-  private void unit(String id, String config) {
-    repo.write(id + "/terragrunt.hcl", config);
-    repo.write(id + "/main.tf", MAIN_TF);
-  }
-
   // terragrunt v1.1.3 pkg/config/config_partial.go decodes every dependency block of a file and
   // turns each config_path into a dependency path (dependencyBlocksToModuleDependencies), with no
   // check that labels differ.
   @Test
   void twoDependencyBlocksWithOneLabelInOneFileKeepBothEdges() {
-    unit("live/vpc", "");
-    unit("live/dns", "");
-    unit(
+    repo.unit("live/vpc", "");
+    repo.unit("live/dns", "");
+    repo.unit(
         "live/app",
         "dependency \"net\" {\n  config_path = \"../vpc\"\n}\n\n"
             + "dependency \"net\" {\n  config_path = \"../dns\"\n}\n");
@@ -66,18 +61,18 @@ class TerragruntRulesTest {
   // label (v1.1.3 pkg/config/include.go mergeDependencyBlocks), both of them.
   @Test
   void aUnitsOwnDependencyBlockReplacesBothIncludedBlocksWithItsLabel() {
-    unit("live/vpc", "");
-    unit("live/dns", "");
-    unit("live/edge", "");
+    repo.unit("live/vpc", "");
+    repo.unit("live/dns", "");
+    repo.unit("live/edge", "");
     repo.write(
         "common/net.hcl",
         "dependency \"net\" {\n  config_path = \"${get_terragrunt_dir()}/../vpc\"\n}\n\n"
             + "dependency \"net\" {\n  config_path = \"${get_terragrunt_dir()}/../dns\"\n}\n");
-    unit(
+    repo.unit(
         "live/app",
         "include \"net\" {\n  path = \"${get_repo_root()}/common/net.hcl\"\n}\n\n"
             + "dependency \"net\" {\n  config_path = \"../edge\"\n}\n");
-    unit("live/api", "include \"net\" {\n  path = \"${get_repo_root()}/common/net.hcl\"\n}\n");
+    repo.unit("live/api", "include \"net\" {\n  path = \"${get_repo_root()}/common/net.hcl\"\n}\n");
 
     DeployStack stack = allUnits(repo, repo.commit("included label twice"));
 
@@ -129,8 +124,8 @@ class TerragruntRulesTest {
   // nothing; a stack there generates no unit of the scan either, so it stops nothing.
   @Test
   void brokenStackOutsideEveryAccountIsIgnoredLikeABrokenUnitThere() {
-    unit("live/app", "");
-    unit("sandbox/broken", "locals {\n  a = [1,\n}\n");
+    repo.unit("live/app", "");
+    repo.unit("sandbox/broken", "locals {\n  a = [1,\n}\n");
     repo.write(
         "sandbox/stacks/terragrunt.stack.hcl",
         "unit \"x\" {\n  source = \"../missing\"\n  path   = \"x\"\n}\n");

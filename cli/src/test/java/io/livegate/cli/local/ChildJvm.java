@@ -34,6 +34,10 @@ final class ChildJvm {
   static List<String> command(List<String> options, Class<?> main, List<String> arguments) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // The JVM options of the ./livegate script: the quick C1 compiler only (C2's compilations
+    // cost a short command more CPU than they save) and no hsperfdata file.
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:-UsePerfData");
     command.addAll(options);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,6 +43,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Tag("crash")
 @Tag("terraform")
+// The cases run side by side (src/test/resources/junit-platform.properties says how many): each
+// has its own directories, state, ports and processes, and mostly waits on its child JVMs.
+@org.junit.jupiter.api.parallel.Execution(ExecutionMode.CONCURRENT)
 class CrashSuiteTest {
   private static final long SEED = 20261124L;
   private static final int KILLS = 20;
@@ -67,7 +72,7 @@ class CrashSuiteTest {
   private static final Pattern ANY_STEP =
       Pattern.compile("\\] (Plan|RequestApproval|Decide|Apply)$", Pattern.MULTILINE);
 
-  private static final List<String> TABLE = new ArrayList<>();
+  private static final List<String> TABLE = Collections.synchronizedList(new ArrayList<>());
 
   @TempDir Path dir;
   private final List<Process> started = new ArrayList<>();

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,20 +87,22 @@ class ServeTest {
         assertThat(opened.statusCode()).isEqualTo(202);
         assertThat(planned).extracting(PullRequestHead::number).containsExactly(12);
 
-        Deployment deployment = awaitFinished(wiring);
+        // The lock is released, and the final statuses posted, just after the deployment finishes.
+        Deployment deployment =
+            awaitFinished(
+                wiring,
+                () ->
+                    mergeLocks(wiring) == 0
+                        && github.of(StatusTexts.DEPLOY).stream()
+                            .anyMatch(status -> status.state() != State.PENDING)
+                        && github.of(MergeGate.CONTEXT).stream()
+                            .anyMatch(status -> status.state() == State.SUCCESS));
         assertThat(deployment.status()).isEqualTo(DeploymentStatus.SUCCEEDED);
         assertThat(deployment.pullRequest().mergeCommit()).isEqualTo(commits.head());
         assertThat(wiring.executions.list(deployment.id()))
             .isNotEmpty()
             .allSatisfy(e -> assertThat(e.status()).isEqualTo(ExecutionStatus.SUCCEEDED));
-        long locks =
-            wiring
-                .metadb
-                .metadb()
-                .jdbi()
-                .withHandle(
-                    h -> h.createQuery("SELECT count(*) FROM merge_locks").mapTo(Long.class).one());
-        assertThat(locks).isZero();
+        assertThat(mergeLocks(wiring)).isZero();
         assertThat(github.of(MergeGate.CONTEXT))
             .filteredOn(status -> status.sha().equals(Webhooks.sha(120)))
             .extracting(status -> status.state() + " " + status.description())
@@ -119,14 +122,22 @@ class ServeTest {
    * Waits until the deployment finishes; fails when no execution changed its status for {@link
    * ChildJvm#STUCK}, however long the whole run takes on a loaded machine.
    */
-  private static Deployment awaitFinished(LocalWiring wiring) throws InterruptedException {
+  private static long mergeLocks(LocalWiring wiring) {
+    return wiring
+        .metadb
+        .metadb()
+        .jdbi()
+        .withHandle(h -> h.createQuery("SELECT count(*) FROM merge_locks").mapTo(Long.class).one());
+  }
+
+  /** Waits until the deployment has finished and {@code settled} holds: the events after it. */
+  private static Deployment awaitFinished(LocalWiring wiring, BooleanSupplier settled)
+      throws InterruptedException {
     List<Object> seen = List.of();
     Instant progressed = Instant.now();
     while (true) {
       List<Deployment> all = wiring.deployments.list(Webhooks.REPOSITORY);
-      if (!all.isEmpty() && all.get(0).status().isFinished()) {
-        // The lock is released just after the deployment finishes.
-        Thread.sleep(500);
+      if (!all.isEmpty() && all.get(0).status().isFinished() && settled.getAsBoolean()) {
         return wiring.deployments.find(all.get(0).id()).orElseThrow();
       }
       List<Object> now = new ArrayList<>();
@@ -139,7 +150,10 @@ class ServeTest {
         progressed = Instant.now();
       } else if (Instant.now().isAfter(progressed.plus(ChildJvm.STUCK))) {
         throw new AssertionError(
-            "the deployment made no progress for " + ChildJvm.STUCK + ": " + now);
+            "the deployment made no progress for "
+                + ChildJvm.STUCK
+                + ", or it finished and its lock or final statuses did not follow: "
+                + now);
       }
       Thread.sleep(200);
     }

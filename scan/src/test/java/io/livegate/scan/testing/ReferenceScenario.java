@@ -25,26 +25,20 @@ public final class ReferenceScenario {
   /** Writes both accounts' units into {@code repo}, each with a main.tf. */
   public static TestRepo write(TestRepo repo) {
     for (String account : List.of(SHARED, DEV)) {
-      unit(repo, account + "/global", "");
-      unit(repo, account + "/" + ENV + "baz", dependency("global", "../../../global"));
-      unit(repo, account + "/" + ENV + "doo", dependency("global", "../../../global"));
-      unit(
-          repo,
+      repo.unit(account + "/global", "");
+      repo.unit(account + "/" + ENV + "baz", dependency("global", "../../../global"));
+      repo.unit(account + "/" + ENV + "doo", dependency("global", "../../../global"));
+      repo.unit(
           account + "/" + ENV + "bar",
           dependency("baz", "../baz")
               + dependency("global", "${get_terragrunt_dir()}/../../../global"));
-      unit(repo, account + "/" + ENV + "foo", "dependencies {\n  paths = [\"../bar\"]\n}\n");
+      repo.unit(account + "/" + ENV + "foo", "dependencies {\n  paths = [\"../bar\"]\n}\n");
     }
     return repo;
   }
 
   public static String dependency(String name, String path) {
     return "dependency \"" + name + "\" {\n  config_path = \"" + path + "\"\n}\n";
-  }
-
-  private static void unit(TestRepo repo, String dir, String body) {
-    repo.write(dir + "/terragrunt.hcl", body);
-    repo.write(dir + "/main.tf", "resource \"terraform_data\" \"this\" {}\n");
   }
 
   /** The unit id of {@code unit} (e.g. "bar" or "global") in {@code account}'s directory. */

@@ -52,6 +52,15 @@ public final class TestRepo implements AutoCloseable {
     }
   }
 
+  /**
+   * Writes a unit: {@code dir/terragrunt.hcl} with {@code config}, beside a {@code main.tf} of one
+   * {@code terraform_data} resource.
+   */
+  public TestRepo unit(String dir, String config) {
+    return write(dir + "/terragrunt.hcl", config)
+        .write(dir + "/main.tf", "resource \"terraform_data\" \"this\" {}\n");
+  }
+
   /** The file's text in the work tree. */
   public String read(String path) {
     try {

@@ -15,7 +15,11 @@ import javax.sql.DataSource;
 
 /**
  * A real PostgreSQL (zonky's embedded binaries), started once per test JVM. Each call to {@link
- * #fresh()} creates an empty database and migrates it, so tests never see each other's rows.
+ * #fresh()} creates an empty database of its own, so tests never see each other's rows.
+ *
+ * <p>The schema is migrated once per JVM, into a template database that every fresh metadb is
+ * copied from ({@code CREATE DATABASE ... TEMPLATE}): copying the migrated files is much cheaper
+ * than running Flyway again for each of the hundreds of test databases of a build.
  */
 public final class EmbeddedMetadb {
   private static final AtomicInteger DATABASES = new AtomicInteger();
@@ -23,7 +27,11 @@ public final class EmbeddedMetadb {
   /** Enough for the racing tests' threads; PostgreSQL allows 100 by default. */
   private static final int MAX_CONNECTIONS = 20;
 
+  /** The migrated, empty metadb that {@link #fresh()} copies; nothing stays connected to it. */
+  private static final String TEMPLATE = "livegate_template";
+
   private static EmbeddedPostgres postgres;
+  private static boolean templateMigrated;
 
   /** The embedded server's superuser, which the tests connect as. */
   public static final String USER = "postgres";
@@ -53,7 +61,7 @@ public final class EmbeddedMetadb {
 
   /** A new, migrated, empty metadb. */
   public static Metadb fresh() {
-    return Metadb.open(freshDataSource());
+    return Metadb.connect(pooled(copyOf(migratedTemplate())));
   }
 
   /**
@@ -61,7 +69,10 @@ public final class EmbeddedMetadb {
    * more than most of the statements the stores run.
    */
   public static DataSource freshDataSource() {
-    String name = createDatabase();
+    return pooled(copyOf("template1"));
+  }
+
+  private static DataSource pooled(String name) {
     HikariConfig pool = new HikariConfig();
     pool.setDataSource(postgres().getDatabase(USER, name));
     pool.setPoolName(name);
@@ -77,16 +88,30 @@ public final class EmbeddedMetadb {
    * user {@value #USER}, no password): its JDBC URL.
    */
   public static String freshUrl() {
-    String name = createDatabase();
-    Metadb.open(postgres().getDatabase(USER, name));
-    return postgres().getJdbcUrl(USER, name);
+    return postgres().getJdbcUrl(USER, copyOf(migratedTemplate()));
   }
 
-  private static String createDatabase() {
-    String name = "livegate_test_" + DATABASES.incrementAndGet();
+  /**
+   * The template database, migrated by the first caller. Flyway's connections are closed when it
+   * returns: PostgreSQL copies a template only while no session is connected to it.
+   */
+  private static synchronized String migratedTemplate() {
+    if (!templateMigrated) {
+      copy("template1", TEMPLATE);
+      Metadb.open(postgres().getDatabase(USER, TEMPLATE));
+      templateMigrated = true;
+    }
+    return TEMPLATE;
+  }
+
+  private static String copyOf(String template) {
+    return copy(template, "livegate_test_" + DATABASES.incrementAndGet());
+  }
+
+  private static String copy(String template, String name) {
     try (Connection connection = postgres().getPostgresDatabase().getConnection();
         Statement statement = connection.createStatement()) {
-      statement.execute("CREATE DATABASE " + name);
+      statement.execute("CREATE DATABASE " + name + " TEMPLATE " + template);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot create the test database " + name, e);
     }

@@ -10,6 +10,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.vote.Vote;
 import io.livegate.process.PlanTimeSpy;
+import io.livegate.process.SandboxUserLock;
 import io.livegate.process.SetprivSandbox;
 import io.livegate.scan.ScanCommand;
 import io.livegate.scan.config.AccountsFile;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -56,6 +58,7 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
 @Tag("terraform")
+@ExtendWith(SandboxUserLock.class)
 class AwsPlanTimeCodeTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
 

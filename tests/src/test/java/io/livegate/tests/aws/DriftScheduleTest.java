@@ -25,6 +25,7 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.drift.ReportDrift;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.vote.Vote;
+import io.livegate.process.SandboxUserLock;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.tasks.TaskWiring;
 import io.livegate.tests.moto.MotoServer;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -59,6 +61,7 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
 @Tag("terraform")
+@ExtendWith(SandboxUserLock.class)
 class DriftScheduleTest {
   @RegisterExtension static final MotoServer MOTO = new MotoServer();
 

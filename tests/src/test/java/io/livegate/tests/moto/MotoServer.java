@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -51,21 +52,31 @@ import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
- * One moto_server per test class, started by {@code src/test/python/moto_launcher.py} with Step
- * Functions executing the ASL. Register it with {@code @RegisterExtension static final MotoServer
- * MOTO = new MotoServer();} and build SDK clients with {@link #client}.
+ * A moto_server, started by {@code src/test/python/moto_launcher.py} with Step Functions executing
+ * the ASL. Register it with {@code @RegisterExtension static final MotoServer MOTO = new
+ * MotoServer();} and build SDK clients with {@link #client}. The test classes of one JVM share one
+ * server, started by the first and stopped when the JVM's tests end: importing moto costs seconds
+ * of CPU, more than a class of short tests. Each class starts on a {@link #reset} server, as the
+ * tests reset it between each other.
  *
  * <p>ECS tasks never run their containers in moto, and a task stays RUNNING until it is stopped, so
  * a test plays the container's part: it reads the task's environment overrides ({@link
  * #taskEnvironment}), for example a task token, and ends the task with an exit code ({@link
  * #stopTask}).
  *
- * <p>The server's output goes to {@code target/moto/<test class>.log}; the tail of that log is
- * added to every failure of a test in the class.
+ * <p>The server's output goes to {@code target/moto/jvm-<pid>.log}, where a line {@code === <test
+ * class>} marks where each class began; the tail of that log is added to every failure of a test.
  */
 public final class MotoServer
     implements BeforeAllCallback, AfterAllCallback, TestExecutionExceptionHandler {
   private static final ObjectMapper EVENTS = new ObjectMapper();
+
+  /**
+   * Where the JVM's shared server is kept: the root context's store closes what it holds (an
+   * AutoCloseable) when the JVM's tests end.
+   */
+  private static final ExtensionContext.Namespace SHARED =
+      ExtensionContext.Namespace.create(MotoServer.class);
 
   /** The stopped reason that moto_launcher.py reads as the exit code of the task's containers. */
   private static final String EXIT_CODE_REASON = "livegate-test exit code ";
@@ -101,7 +112,10 @@ public final class MotoServer
   private final HttpClient http = HttpClient.newHttpClient();
   private final Path launcher;
   private final Path logs;
-  private Process server;
+
+  /** The server {@link #start} started for this instance alone, if any. */
+  private Launched owned;
+
   private Path log;
   private URI endpoint;
   private SdkHttpClient sdkHttp;
@@ -122,33 +136,82 @@ public final class MotoServer
   }
 
   @Override
-  public void beforeAll(ExtensionContext context) throws IOException, InterruptedException {
-    start(context.getRequiredTestClass().getSimpleName());
+  public void beforeAll(ExtensionContext context) throws IOException {
+    Launched launched =
+        context
+            .getRoot()
+            .getStore(SHARED)
+            .getOrComputeIfAbsent(
+                Launched.class,
+                key -> launchUnchecked("jvm-" + ProcessHandle.current().pid()),
+                Launched.class);
+    attach(launched);
+    Files.writeString(
+        log,
+        "=== " + context.getRequiredTestClass().getName() + "\n",
+        StandardCharsets.UTF_8,
+        StandardOpenOption.APPEND);
+    reset();
   }
 
-  /** Starts the server, logging to {@code target/moto/<name>.log}; {@link #stop} ends it. */
+  /**
+   * Starts a server of this instance's own, logging to {@code target/moto/<name>.log}; {@link
+   * #stop} ends it. For a main run: test classes share the JVM's server.
+   */
   public void start(String name) throws IOException, InterruptedException {
+    owned = launch(name);
+    attach(owned);
+  }
+
+  private Launched launchUnchecked(String name) {
+    try {
+      return launch(name);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting moto_server", e);
+    }
+  }
+
+  private Launched launch(String name) throws IOException, InterruptedException {
     if (!Files.isRegularFile(launcher)) {
       throw new IllegalStateException(
           "no moto launcher at " + launcher + "; run the tests from the tests module directory");
     }
     Files.createDirectories(logs);
-    log = logs.resolve(name + ".log");
+    Path log = logs.resolve(name + ".log");
+    Files.deleteIfExists(log);
     int port = freePort();
-    endpoint = URI.create("http://127.0.0.1:" + port);
+    URI endpoint = URI.create("http://127.0.0.1:" + port);
     ProcessBuilder launch =
         new ProcessBuilder(
                 "python3", launcher.toString(), "-H", "127.0.0.1", "-p", String.valueOf(port))
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
+            // appended to: the classes that share the server mark their beginnings in it
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     launch.environment().put("PYTHONUNBUFFERED", "1");
+    Process server;
     try {
       server = launch.start();
     } catch (IOException e) {
       throw new IllegalStateException(
           "cannot start python3 (" + e.getMessage() + "): " + INSTALL_HINT, e);
     }
-    awaitAnswer();
+    Launched launched = new Launched(server, endpoint, log);
+    try {
+      awaitAnswer(launched);
+    } catch (RuntimeException | InterruptedException e) {
+      launched.close();
+      throw e;
+    }
+    return launched;
+  }
+
+  /** Points this instance at {@code launched} and builds its clients. */
+  private void attach(Launched launched) {
+    endpoint = launched.endpoint();
+    log = launched.log();
     sdkHttp = Apache5HttpClient.builder().build();
     ecs = client(EcsClient.builder());
     ec2 = client(Ec2Client.builder());
@@ -160,16 +223,18 @@ public final class MotoServer
     stop();
   }
 
-  /** Closes the clients and stops the server and what it started. */
+  /** Closes the clients, and stops the server if {@link #start} started it for this instance. */
   public void stop() {
     if (sdkHttp != null) {
       sfn.close();
       ec2.close();
       ecs.close();
       sdkHttp.close();
+      sdkHttp = null;
     }
-    if (server != null) {
-      stopProcessTree();
+    if (owned != null) {
+      owned.close();
+      owned = null;
     }
   }
 
@@ -385,7 +450,10 @@ public final class MotoServer
     }
   }
 
-  private void awaitAnswer() throws InterruptedException {
+  private void awaitAnswer(Launched launched) throws InterruptedException {
+    Process server = launched.server();
+    URI endpoint = launched.endpoint();
+    log = launched.log();
     HttpRequest probe = HttpRequest.newBuilder(endpoint.resolve("/moto-api/")).GET().build();
     Instant deadline = Instant.now().plus(START_TIMEOUT);
     while (Instant.now().isBefore(deadline)) {
@@ -420,17 +488,21 @@ public final class MotoServer
             + logTail());
   }
 
-  /** Stops python3 and what it started: pyenv's python3 shim runs the interpreter as a child. */
-  private void stopProcessTree() {
-    List<ProcessHandle> tree =
-        Stream.concat(server.descendants(), Stream.of(server.toHandle()))
-            .collect(Collectors.toList());
-    tree.forEach(ProcessHandle::destroy);
-    Instant deadline = Instant.now().plus(STOP_TIMEOUT);
-    while (tree.stream().anyMatch(ProcessHandle::isAlive) && Instant.now().isBefore(deadline)) {
-      pause();
+  /** A running moto_server: its process, where it answers, where it logs. */
+  private record Launched(Process server, URI endpoint, Path log) implements AutoCloseable {
+    /** Stops python3 and what it started: pyenv's python3 shim runs the interpreter as a child. */
+    @Override
+    public void close() {
+      List<ProcessHandle> tree =
+          Stream.concat(server.descendants(), Stream.of(server.toHandle()))
+              .collect(Collectors.toList());
+      tree.forEach(ProcessHandle::destroy);
+      Instant deadline = Instant.now().plus(STOP_TIMEOUT);
+      while (tree.stream().anyMatch(ProcessHandle::isAlive) && Instant.now().isBefore(deadline)) {
+        pause();
+      }
+      tree.forEach(ProcessHandle::destroyForcibly);
     }
-    tree.forEach(ProcessHandle::destroyForcibly);
   }
 
   private static Filter filter(String name, String value) {
