@@ -37,9 +37,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * stored, the same deploy again), itself killed once in some cases. Each stop waits for the log
  * line that marks its moment, and a case fails unless its stop really hit a running livegate: a
  * kill -9 leaves exit 137, a signal the drain's "stopping" line. Every unit's resource has a
- * provisioner that appends to an oracle file outside terraform's reach, so the oracle counts how
- * often each apply really ran. After each case: the deployment succeeded, every unit was applied
- * exactly once, and nothing is left locked. The table of all cases is printed at the end.
+ * provisioner that appends to an oracle file outside terraform's reach ({@link Oracle}), so the
+ * oracle counts how often each apply really ran. After each case: the deployment succeeded, every
+ * unit was applied exactly once, and nothing is left locked. The table of all cases is printed at
+ * the end.
  */
 @Tag("crash")
 @Tag("terraform")
@@ -266,8 +267,8 @@ class CrashSuiteTest {
         "resource \"terraform_data\" \"unit\" {\n"
             + "  triggers_replace = \"v2\"\n"
             + "  provisioner \"local-exec\" {\n"
-            + "    command = \"echo start app/a v2 >> "
-            + oracle
+            + "    command = \""
+            + Oracle.append(oracle, "start app/a v2")
             + "; while [ ! -e "
             + failNow
             + " ]; do sleep 0.1; done; exit 1\"\n"
@@ -522,7 +523,7 @@ class CrashSuiteTest {
    * oracle as a start without its end.
    */
   private static void startAndEndUnit(TestRepo repo, String unit, String version, Path oracle) {
-    String line = unit + " " + version + " >> " + oracle;
+    String line = unit + " " + version;
     repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
         .write(
             unit + "/main.tf",
@@ -531,10 +532,10 @@ class CrashSuiteTest {
                 + version
                 + "\"\n"
                 + "  provisioner \"local-exec\" {\n"
-                + "    command = \"echo start "
-                + line
-                + "; sleep 2; echo end "
-                + line
+                + "    command = \""
+                + Oracle.append(oracle, "start " + line)
+                + "; sleep 2; "
+                + Oracle.append(oracle, "end " + line)
                 + "\"\n"
                 + "  }\n"
                 + "}\n");
@@ -631,10 +632,8 @@ class CrashSuiteTest {
                   + path
                   + "\"\n"
                   + "  provisioner \"local-exec\" {\n"
-                  + "    command = \"sleep 0.3; echo "
-                  + path
-                  + " >> "
-                  + oracle
+                  + "    command = \"sleep 0.3; "
+                  + Oracle.append(oracle, path)
                   + "\"\n"
                   + "  }\n"
                   + "}\n");

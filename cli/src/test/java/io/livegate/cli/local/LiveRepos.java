@@ -125,8 +125,8 @@ final class LiveRepos {
 
   /**
    * Writes {@code unit} as one {@code terraform_data} at {@code version} whose provisioner, the
-   * oracle, appends "UNIT VERSION" to {@code oracle} each time an apply creates it: every apply of
-   * the unit at a new version replaces the resource and logs one line.
+   * oracle, appends "UNIT VERSION" to {@code oracle} ({@link Oracle}) each time an apply creates
+   * it: every apply of the unit at a new version replaces the resource and logs one line.
    */
   static void oracleUnit(TestRepo repo, String unit, String version, Path oracle) {
     repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
@@ -137,12 +137,8 @@ final class LiveRepos {
                 + version
                 + "\"\n"
                 + "  provisioner \"local-exec\" {\n"
-                + "    command = \"sleep 1; echo "
-                + unit
-                + " "
-                + version
-                + " >> "
-                + oracle
+                + "    command = \"sleep 1; "
+                + Oracle.append(oracle, unit + " " + version)
                 + "\"\n"
                 + "  }\n"
                 + "}\n");
