@@ -17,26 +17,18 @@ import java.util.stream.Stream;
 
 /**
  * Runs terraform and terragrunt under bubblewrap ({@code bwrap}): the file system is read-only
- * ({@code /tmp} too) except the repository, the one plan file the command writes and a private,
- * empty temporary directory ({@code TMPDIR}); the hidden directories (the state directory: metadb,
- * vote key, other units' plans and checkouts) and livegate's own temporary files in {@code /tmp}
- * ({@link PrivateTemp}) are empty in-memory file systems; the process sees only its own processes,
- * so neither livegate's {@code /proc/PID/environ} nor its {@code /proc/PID/root} is in reach. The
- * network stays, because providers need their APIs; the metadb answers only to its password, which
- * is in the hidden state directory.
+ * except the repository, {@code /tmp} and the one plan file the command writes; the hidden
+ * directories (the state directory: metadb, vote key, other units' plans and checkouts) and
+ * livegate's own temporary files in {@code /tmp} ({@link PrivateTemp}) are empty in-memory file
+ * systems; the process sees only its own processes, so neither livegate's {@code /proc/PID/environ}
+ * nor its {@code /proc/PID/root} is in reach. The network stays, because providers need their APIs;
+ * the metadb answers only to its password, which is in the hidden state directory.
  *
  * <p>bwrap runs the command in a child it waits for and does not forward signals to; the runner
  * interrupts the whole process group ({@link ProcessCommandRunner#interruptAll}), which reaches
  * terraform. There is no {@code --die-with-parent}: an apply must be able to outlive livegate.
  */
 public final class BubblewrapSandbox implements Sandbox {
-  /**
-   * The command's own temporary directory (its {@code TMPDIR}), an empty in-memory file system:
-   * {@code /tmp} itself is read-only in the sandbox, and terraform's plugins need a place for their
-   * sockets. Inside the hidden {@link PrivateTemp#base()}, so that no host directory is needed.
-   */
-  private static final Path SCRATCH = PrivateTemp.base().resolve("tmp");
-
   private final Path bwrap;
   private final List<Path> hidden;
 
@@ -122,16 +114,14 @@ public final class BubblewrapSandbox implements Sandbox {
   @Override
   public List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> planFile) {
     List<Mount> mounts = new ArrayList<>();
-    // /tmp stays read-only, as the rest of the file system: a repository or state directory under
-    // it must not be writable by its path from a unit's throwaway copy. An empty in-memory /tmp
-    // would swallow silently what a local backend or a provisioner writes there; a read-only one
-    // refuses it with an error. Temporary files go to TMPDIR, a private in-memory directory.
+    // /tmp stays shared and writable: a local backend or a provisioner may keep files there, and
+    // an empty in-memory /tmp would swallow them silently (docs/security.md names the cost).
+    mounts.add(new Mount("--bind", Path.of("/tmp")));
     // a hidden directory that does not exist (a scan's unused state directory) holds nothing
     hidden.stream()
         .filter(Files::isDirectory)
         .forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
     mounts.add(new Mount("--tmpfs", PrivateTemp.base()));
-    mounts.add(new Mount("--tmpfs", SCRATCH));
     // every JVM's performance data (its command line, its system properties), livegate's too
     javaPerformanceData().forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
     Path repository = repositoryRoot.toAbsolutePath().normalize();
@@ -158,7 +148,6 @@ public final class BubblewrapSandbox implements Sandbox {
         wrapped.add(mount.path().toString());
       }
     }
-    wrapped.addAll(List.of("--setenv", "TMPDIR", SCRATCH.toString()));
     wrapped.add("--");
     wrapped.addAll(argv);
     return wrapped;
