@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -62,12 +63,26 @@ public final class ThrowawayCopy implements Workspaces.Workspace {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
                 throws IOException {
-              Files.copy(
-                  file,
-                  copy.resolve(source.relativize(file).toString()),
-                  LinkOption.NOFOLLOW_LINKS,
-                  StandardCopyOption.COPY_ATTRIBUTES);
+              try {
+                Files.copy(
+                    file,
+                    copy.resolve(source.relativize(file).toString()),
+                    LinkOption.NOFOLLOW_LINKS,
+                    StandardCopyOption.COPY_ATTRIBUTES);
+              } catch (NoSuchFileException gone) {
+                // another unit's command running in the checkout removed it while this copy was
+                // made (terraform's .terraform.tfstate.lock.info): it was never this unit's
+              }
               return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException failure)
+                throws IOException {
+              if (failure instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE; // gone between the listing and the visit, as above
+              }
+              throw failure;
             }
           });
     } catch (IOException e) {
