@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -39,7 +40,8 @@ public final class ServerLoad implements AutoCloseable {
 
   private final ServeProcess serve;
   private final URI base;
-  private final List<Socket> idle = new ArrayList<>();
+  // written by press() while the trickle thread already reads it
+  private final List<Socket> idle = new CopyOnWriteArrayList<>();
   private final List<Thread> senders = new ArrayList<>();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final Map<String, Integer> bigAnswers = new TreeMap<>();
@@ -73,19 +75,21 @@ public final class ServerLoad implements AutoCloseable {
               + IDLE
               + " sockets here and as many in serve; raise it (ulimit -n 10000) and run again");
     }
+    // trickling from the first connection on: on a loaded machine opening them all can take longer
+    // than serve's idle timeout, and the first ones must not lapse while the last are opened
+    Thread trickle = new Thread(this::trickle, "slow-headers");
+    trickle.setDaemon(true);
+    senders.add(trickle);
+    trickle.start();
     for (int i = 0; i < IDLE; i++) {
       Socket socket = new Socket(base.getHost(), base.getPort());
-      idle.add(socket);
       OutputStream out = socket.getOutputStream();
       out.write(
           "POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n"
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
+      idle.add(socket);
     }
-    Thread trickle = new Thread(this::trickle, "slow-headers");
-    trickle.setDaemon(true);
-    senders.add(trickle);
-    trickle.start();
     for (int i = 0; i < BIG; i++) {
       Thread sender = new Thread(this::sendBigBodies, "big-body-" + i);
       sender.setDaemon(true);
