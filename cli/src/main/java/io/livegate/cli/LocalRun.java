@@ -121,13 +121,8 @@ final class LocalRun {
               + ")");
       AccountCoverage.requireReachableThresholds(accounts);
     }
-    // A merge deploys once: say so before spending a scan on it.
-    for (Deployment earlier : wiring.deployments.list(root.toString())) {
-      if (!earlier.pullRequest().reconcile()
-          && earlier.pullRequest().mergeCommit().equals(headSha)) {
-        throw queuedBefore(earlier, Commands.of(wiring, runner, false));
-      }
-    }
+    // The scan runs while the metadb starts in the background (LocalMetadb.starting): it is read
+    // first after the scan, where a merge that was queued before is refused.
     DeployStack stack =
         new GraphScan(progress)
             .run(
@@ -142,6 +137,13 @@ final class LocalRun {
                         TerragruntVersions.forRunner(
                             runner, environment, new ProcessCommandRunner(), progress::progress))
                     .build());
+    // A merge deploys once.
+    for (Deployment earlier : wiring.deployments.list(root.toString())) {
+      if (!earlier.pullRequest().reconcile()
+          && earlier.pullRequest().mergeCommit().equals(headSha)) {
+        throw queuedBefore(earlier, Commands.of(wiring, runner, false));
+      }
+    }
     MergedPullRequest merge =
         MergedPullRequest.withExactBase(root.toString(), 0, base, head, baseSha, headSha);
     return started(

@@ -23,8 +23,18 @@ public final class Metadb {
    * @throws LivegateException when the database cannot be reached or migrated (fail closed)
    */
   public static Metadb open(DataSource dataSource) {
-    Migrations.migrate(dataSource);
+    migrate(dataSource);
     return connect(dataSource);
+  }
+
+  /**
+   * Migrates the schema behind {@code dataSource} to the latest version, for a caller that opens it
+   * later ({@link #connect}); a schema that is current already is left to itself without Flyway.
+   *
+   * @throws LivegateException when the database cannot be reached or migrated (fail closed)
+   */
+  public static void migrate(DataSource dataSource) {
+    Migrations.migrate(dataSource);
   }
 
   /**

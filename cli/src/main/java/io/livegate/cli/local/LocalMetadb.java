@@ -6,17 +6,24 @@ import io.livegate.core.LivegateException;
 import io.livegate.sql.Metadb;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * An embedded PostgreSQL whose data lives in the state directory. It is durable: the embedded
@@ -34,6 +41,10 @@ import java.util.Optional;
  *
  * <p>Connections are pooled: opening one costs 6 to 12 ms, far more than the statements a store
  * runs, and each flow step runs a few (docs/benchmarks.md).
+ *
+ * <p>A run starts it in the background ({@link #starting}): the server's start (about half of a
+ * {@code deploy}'s wait for its first plan, docs/benchmarks.md "Start-up") then overlaps the scan
+ * and the web server's start, and the first statement waits for it (and fails as the start did).
  */
 public final class LocalMetadb implements AutoCloseable {
   private static final int MAX_CONNECTIONS = 16;
@@ -43,19 +54,16 @@ public final class LocalMetadb implements AutoCloseable {
           + "host all all 127.0.0.1/32 scram-sha-256\n"
           + "host all all ::1/128 scram-sha-256\n";
 
-  private final EmbeddedPostgres postgres;
-  private final HikariDataSource pool;
+  private final CompletableFuture<Server> server;
   private final Metadb metadb;
 
-  private LocalMetadb(EmbeddedPostgres postgres) {
-    this.postgres = postgres;
-    HikariConfig config = new HikariConfig();
-    config.setDataSource(postgres.getPostgresDatabase());
-    config.setPoolName("livegate-metadb");
-    config.setMaximumPoolSize(MAX_CONNECTIONS);
-    config.setMinimumIdle(2);
-    this.pool = new HikariDataSource(config);
-    this.metadb = Metadb.open(pool);
+  /** A started, migrated server and the pool of connections to it. */
+  private record Server(EmbeddedPostgres postgres, HikariDataSource pool) {}
+
+  private LocalMetadb(CompletableFuture<Server> server) {
+    this.server = server;
+    // JDBI connects at the first statement, which waits for the server there
+    this.metadb = Metadb.connect(new Awaited(() -> server().pool()));
   }
 
   /** Where the password of {@code dataDirectory}'s server is kept: beside it, in the state dir. */
@@ -63,7 +71,52 @@ public final class LocalMetadb implements AutoCloseable {
     return dataDirectory.resolveSibling(dataDirectory.getFileName() + "-password");
   }
 
+  /**
+   * Starts the server of {@code dataDirectory} and migrates it, and returns once both are done.
+   *
+   * @throws LivegateException when it cannot start or be migrated
+   */
   public static LocalMetadb start(Path dataDirectory) {
+    return new LocalMetadb(CompletableFuture.completedFuture(serve(dataDirectory)));
+  }
+
+  /**
+   * Starts the server of {@code dataDirectory} and migrates it in the background, and returns at
+   * once. Whatever would have made {@link #start} fail is thrown by the first statement instead.
+   */
+  public static LocalMetadb starting(Path dataDirectory) {
+    return new LocalMetadb(
+        CompletableFuture.supplyAsync(
+            () -> serve(dataDirectory),
+            task -> {
+              Thread thread = new Thread(task, "metadb-start");
+              thread.setDaemon(true);
+              thread.start();
+            }));
+  }
+
+  private static Server serve(Path dataDirectory) {
+    EmbeddedPostgres postgres = startServer(dataDirectory);
+    HikariConfig config = new HikariConfig();
+    config.setDataSource(postgres.getPostgresDatabase());
+    config.setPoolName("livegate-metadb");
+    config.setMaximumPoolSize(MAX_CONNECTIONS);
+    config.setMinimumIdle(2);
+    HikariDataSource pool = null;
+    try {
+      pool = new HikariDataSource(config);
+      Metadb.migrate(pool);
+      return new Server(postgres, pool);
+    } catch (RuntimeException e) {
+      if (pool != null) {
+        pool.close();
+      }
+      stopQuietly(postgres);
+      throw e;
+    }
+  }
+
+  private static EmbeddedPostgres startServer(Path dataDirectory) {
     Path passwordFile = passwordFile(dataDirectory);
     String password = OwnerOnly.secret(passwordFile);
     stopLeftoverServer(dataDirectory);
@@ -97,7 +150,7 @@ public final class LocalMetadb implements AutoCloseable {
         requirePassword(postgres, dataDirectory, password);
         // the embedded server's own lock file is made world-readable
         OwnerOnly.restrict(dataDirectory.resolve("epg-lock"));
-        return new LocalMetadb(postgres);
+        return postgres;
       }
       // The free port the server was given was taken before it could bind it, and another
       // PostgreSQL answered there: nothing may be read from it, let alone migrated.
@@ -110,6 +163,18 @@ public final class LocalMetadb implements AutoCloseable {
                 + START_ATTEMPTS
                 + " times, another PostgreSQL server answered on the port it was given");
       }
+    }
+  }
+
+  /** The started server; waits for a start in the background, and throws what made it fail. */
+  private Server server() {
+    try {
+      return server.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
     }
   }
 
@@ -159,7 +224,7 @@ public final class LocalMetadb implements AutoCloseable {
 
   /** The port the server answers on, on localhost. */
   int port() {
-    return postgres.getPort();
+    return server().postgres().getPort();
   }
 
   private static void stopQuietly(EmbeddedPostgres postgres) {
@@ -174,14 +239,73 @@ public final class LocalMetadb implements AutoCloseable {
     return metadb;
   }
 
+  /**
+   * Shuts the server down cleanly; one still starting in the background is waited for first, so
+   * that no server outlives the state directory's lock. One that failed to start has nothing to
+   * stop (its failure was thrown to the statements that needed it).
+   */
   @Override
   public void close() {
-    pool.close();
+    Server started;
     try {
-      postgres.close();
+      started = server();
+    } catch (RuntimeException failedToStart) {
+      return;
+    }
+    started.pool().close();
+    try {
+      started.postgres().close();
     } catch (IOException e) {
       throw new LivegateException(
           "the local metadb did not shut down cleanly: " + e.getMessage(), e);
+    }
+  }
+
+  /** A data source whose connections come from a server that may still be starting. */
+  private record Awaited(Supplier<DataSource> started) implements DataSource {
+    @Override
+    public Connection getConnection() throws SQLException {
+      return started.get().getConnection();
+    }
+
+    @Override
+    public Connection getConnection(String user, String password) throws SQLException {
+      return started.get().getConnection(user, password);
+    }
+
+    @Override
+    public PrintWriter getLogWriter() throws SQLException {
+      return started.get().getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) throws SQLException {
+      started.get().setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+      started.get().setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+      return started.get().getLoginTimeout();
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+      return started.get().getParentLogger();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) throws SQLException {
+      return started.get().unwrap(type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) throws SQLException {
+      return started.get().isWrapperFor(type);
     }
   }
 

@@ -105,7 +105,7 @@ public final class LocalWiring implements AutoCloseable {
       this.sandbox = sandbox(state.root());
       this.sources = sources.apply(state.root());
       this.logs = new FileExecutionLogs(state.logs());
-      this.metadb = LocalMetadb.start(state.metadb());
+      this.metadb = LocalMetadb.starting(state.metadb());
     } catch (RuntimeException e) {
       lock.close();
       throw e;

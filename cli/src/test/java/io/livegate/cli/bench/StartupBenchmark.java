@@ -12,14 +12,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Times what a person waits for at the start of a local command, in fresh JVMs of the built CLI
- * ({@code cli/target/livegate.jar}, with the {@code ./livegate} script's -XX:TieredStopAtLevel=1):
- * from {@code deploy} on an existing state directory to its first unit's plan, and {@code status}
- * on that state directory, beside a same-run baseline, {@code --version} (the JVM's start and
- * picocli). Run it from the repository root after {@code ./mvnw -q -pl cli -am package -DskipTests}
- * with {@code java -cp cli/target/test-classes:cli/target/livegate.jar
- * io.livegate.cli.bench.StartupBenchmark} (docs/benchmarks.md); {@code --target DIR} names another
- * build directory.
+ * Times what a person waits for at the start of a local command, in fresh JVMs started by the
+ * {@code ./livegate} script, as a person runs them (its class-data-sharing archive and JVM flags
+ * included): from {@code deploy} on an existing state directory to its first unit's plan, and
+ * {@code status} on that state directory, beside a same-run baseline, {@code --version} (the JVM's
+ * start and picocli). Run it from the repository root with {@code java -cp
+ * cli/target/test-classes:cli/target/livegate.jar io.livegate.cli.bench.StartupBenchmark}
+ * (docs/benchmarks.md); {@code --repo DIR} names another checkout's script, to compare builds. An
+ * untimed first run lets the script build the jar and its archive if the sources are newer.
  */
 public final class StartupBenchmark {
   private static final int RUNS = 3;
@@ -27,41 +27,42 @@ public final class StartupBenchmark {
   private StartupBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Path target = Path.of("cli", "target");
+    Path checkout = Path.of("");
     for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--target")) {
-        target = Path.of(args[++i]);
+      if (args[i].equals("--repo")) {
+        checkout = Path.of(args[++i]);
       } else {
         throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    Path jar = target.toAbsolutePath().resolve("livegate.jar");
-    Path dir = target.toAbsolutePath().resolve("startup-bench");
-    if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException(
-          jar + " is missing: build it first with ./livegate --version");
+    Path script = checkout.toAbsolutePath().resolve("livegate");
+    Path dir = checkout.toAbsolutePath().resolve("cli/target/startup-bench");
+    if (!Files.isExecutable(script)) {
+      throw new IllegalStateException(script + " is missing: --repo names a livegate checkout");
     }
     deleteTree(dir);
     Path live = dir.resolve("live");
     Path state = dir.resolve("state");
     ExampleRepo.create(live);
 
+    // untimed: the script rebuilds the jar and its archive first when the sources are newer
+    timed(script, dir, null, "--version");
     List<Long> version = new ArrayList<>();
     for (int i = 0; i < RUNS; i++) {
-      version.add(timed(jar, dir, null, "--version"));
+      version.add(timed(script, dir, null, "--version"));
     }
     // The state directory the measured runs find: one earlier deployment in it.
-    timed(jar, dir, null, deploy(live, state));
+    timed(script, dir, null, deploy(live, state));
     List<Long> toPlan = new ArrayList<>();
     for (int i = 0; i < RUNS; i++) {
       Path unit = live.resolve("shared-services-account/global/main.tf");
       Files.writeString(unit, Files.readString(unit) + "\n# change " + i + "\n");
       git(live, "commit", "-qam", "change " + i);
-      toPlan.add(timed(jar, dir, "] Plan", deploy(live, state)));
+      toPlan.add(timed(script, dir, "] Plan", deploy(live, state)));
     }
     List<Long> status = new ArrayList<>();
     for (int i = 0; i < RUNS; i++) {
-      status.add(timed(jar, dir, null, "status", "--state-dir", state.toString()));
+      status.add(timed(script, dir, null, "status", "--state-dir", state.toString()));
     }
     System.out.println("startup, median of " + RUNS + " fresh JVMs (each run's figures, ms):");
     print("--version (baseline: JVM and picocli)", version);
@@ -92,9 +93,8 @@ public final class StartupBenchmark {
    * Milliseconds from starting the command to its exit, or to the first output line containing
    * {@code until} (it then runs to its end unmeasured).
    */
-  private static long timed(Path jar, Path dir, String until, String... args) throws Exception {
-    List<String> command =
-        new ArrayList<>(List.of("java", "-XX:TieredStopAtLevel=1", "-jar", jar.toString()));
+  private static long timed(Path script, Path dir, String until, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(script.toString()));
     command.addAll(List.of(args));
     long start = System.nanoTime();
     Process process =
