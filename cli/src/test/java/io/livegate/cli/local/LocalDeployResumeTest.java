@@ -2,7 +2,6 @@ package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.livegate.cli.Livegate;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -188,11 +187,7 @@ class LocalDeployResumeTest {
 
   /** Starts {@code livegate} in a new JVM with this test's classpath, output to {@code log}. */
   private Process livegate(Path log, String... args) throws IOException {
-    Process process =
-        new ProcessBuilder(ChildJvm.command(Livegate.class, List.of(args)))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+    Process process = ChildJvm.livegate(log, List.of(args));
     started.add(process);
     return process;
   }
