@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -144,12 +145,22 @@ class LocalDeployResumeTest {
         : List.of();
   }
 
-  /** Stops what a failed test leaves behind: the JVMs it started and a killed run's server. */
+  /**
+   * Stops what a test leaves behind, the JVMs it started and a killed run's server, and waits for
+   * them to end: the temp directory is deleted next, and a server still shutting down writes into
+   * it (on a loaded machine the deletion failed on {@code state/metadb/pg_wal}).
+   */
   @AfterEach
-  void stopLeftovers() {
-    started.forEach(Process::destroyForcibly);
+  void stopLeftovers() throws Exception {
+    for (Process process : started) {
+      process.destroyForcibly().waitFor();
+    }
     if (state != null) {
-      postmasterPid().flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroy);
+      Optional<ProcessHandle> server = postmasterPid().flatMap(ProcessHandle::of);
+      if (server.isPresent()) {
+        server.get().destroy();
+        server.get().onExit().get(ChildJvm.STUCK.toMillis(), TimeUnit.MILLISECONDS);
+      }
     }
   }
 
