@@ -1,7 +1,6 @@
 package io.livegate.scan;
 
 import io.livegate.core.DaemonThreads;
-import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Account;
 import io.livegate.core.drift.DriftReport;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.stream.Collectors;
@@ -96,14 +94,10 @@ public record DriftScan(SandboxedPlan.Tools tools, ProgressListener progress) {
         }
         for (int left = batch.size(); left > 0; left--) {
           done++;
-          report(completions.take().get(), graph, drifted, errors, done, units.size());
+          report(
+              SandboxedPlan.nextFinished(completions), graph, drifted, errors, done, units.size());
         }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LivegateException("interrupted while planning", e);
-    } catch (ExecutionException e) {
-      throw new LivegateException("planning failed: " + e.getCause(), e.getCause());
     } finally {
       pool.shutdownNow();
       deleteQuietly(plans);

@@ -30,7 +30,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 
@@ -140,7 +139,7 @@ public record PlanScan(SandboxedPlan.Tools tools, ProgressListener progress) {
         if (running == 0) {
           break;
         }
-        Outcome outcome = completions.take().get();
+        Outcome outcome = SandboxedPlan.nextFinished(completions);
         running--;
         if (outcome.failure() != null) {
           failures.put(outcome.unit(), SandboxedPlan.describe(outcome.failure()));
@@ -164,11 +163,6 @@ public record PlanScan(SandboxedPlan.Tools tools, ProgressListener progress) {
                 + total
                 + ")");
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LivegateException("interrupted while planning", e);
-    } catch (ExecutionException e) {
-      throw new LivegateException("planning failed: " + e.getCause(), e.getCause());
     } finally {
       pool.shutdownNow();
     }
