@@ -1,6 +1,7 @@
 package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
@@ -551,6 +552,34 @@ class CrashSuiteTest {
       "--state-dir",
       state.toString()
     };
+  }
+
+  /**
+   * The suite's own guard: a stop that comes after the run ended, whether its trigger showed or
+   * not, fails the case rather than passing it without a crash.
+   */
+  @Test
+  void aCaseWhoseRunEndsBeforeItsStopFails() throws Exception {
+    Path log = dir.resolve("help.log");
+    Process ended = livegate(log, "--help");
+    ChildJvm.awaitExit(ended, log);
+    Pattern shown = Pattern.compile("Usage: livegate");
+
+    assertThatThrownBy(() -> stopWhen(ended, log, shown, new Moment("KILL", "", 0, 0, false)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("kill -9 ended it");
+    assertThatThrownBy(() -> stopWhen(ended, log, shown, new Moment("TERM", "", 0, 0, false)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("its drain heard it");
+    assertThatThrownBy(
+            () ->
+                stopWhen(
+                    ended,
+                    log,
+                    Pattern.compile("never shown"),
+                    new Moment("KILL", "", 0, 0, false)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("the run ended (exit 0) before 'never shown'");
   }
 
   /**
