@@ -194,13 +194,10 @@ final class ServeCli implements Callable<Integer> {
       Optional<GitHubClient> github =
           token.map(tokens -> GitHubClient.create(githubApiUrl, tokens));
       CommitStatusPublisher statuses =
-          token
+          github
               .map(
-                  tokens ->
-                      GitHubStatuses.publisher(
-                          GitHubClient.create(githubApiUrl, tokens),
-                          () -> tokens,
-                          line -> log(out, line)))
+                  client ->
+                      GitHubStatuses.publisher(client, token::orElseThrow, line -> log(out, line)))
               .orElseGet(() -> new LoggedStatuses(line -> log(out, line)));
       try (LocalPipeline pipeline =
               new LocalPipeline(wiring, settings, statuses, token, line -> log(out, line));
