@@ -6,12 +6,10 @@ import io.livegate.core.deploy.LoggedStatuses;
 import io.livegate.core.drift.DriftIssues;
 import io.livegate.core.pr.PlanComments;
 import io.livegate.github.GitHubApp;
-import io.livegate.github.GitHubCheckRuns;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubComments;
 import io.livegate.github.GitHubIssues;
 import io.livegate.github.GitHubStatuses;
-import io.livegate.github.InstallationTokens;
 import io.livegate.statemachine.RuntimeContract;
 import java.net.URI;
 import java.util.Map;
@@ -103,29 +101,7 @@ public final class GitHubAccess {
     if (tokens.isEmpty()) {
       return new LoggedStatuses(log);
     }
-    Supplier<Supplier<String>> source = tokens.get();
-    GitHubClient client = client().orElseThrow();
-    CommitStatusPublisher checkRuns = new GitHubCheckRuns(client, log);
-    CommitStatusPublisher statuses = new GitHubStatuses(client, log);
-    return (repository, sha, context, state, description, targetUrl) -> {
-      CommitStatusPublisher publisher;
-      try {
-        publisher = source.get() instanceof InstallationTokens ? checkRuns : statuses;
-      } catch (RuntimeException e) {
-        // As for a status GitHub refuses: unreadable credentials never fail a deployment.
-        log.accept(
-            "status "
-                + context
-                + " on "
-                + repository
-                + "@"
-                + sha
-                + " not posted: "
-                + e.getMessage());
-        return;
-      }
-      publisher.publish(repository, sha, context, state, description, targetUrl);
-    };
+    return GitHubStatuses.publisher(client().orElseThrow(), tokens.get(), log);
   }
 
   /** The pull request's plan comment; empty when no token is configured. */

@@ -1,7 +1,7 @@
 package io.livegate.aws;
 
+import io.livegate.core.DaemonThreads;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -27,13 +27,7 @@ public final class SfnHeartbeat implements AutoCloseable {
   /** Starts sending heartbeats for {@code taskToken}, the first one now. */
   public static SfnHeartbeat start(
       SfnClient sfn, String taskToken, Duration interval, Consumer<String> log) {
-    ScheduledExecutorService timer =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "sfn-heartbeat");
-              thread.setDaemon(true);
-              return thread;
-            });
+    ScheduledExecutorService timer = DaemonThreads.timer("sfn-heartbeat");
     timer.scheduleAtFixedRate(
         () -> {
           try {

@@ -15,7 +15,6 @@ import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.webhook.WebhookSettings;
 import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.github.GitHubApp;
-import io.livegate.github.GitHubCheckRuns;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubComments;
 import io.livegate.github.GitHubStatuses;
@@ -194,14 +193,11 @@ final class ServeCli implements Callable<Integer> {
               Map.of("TF_IN_AUTOMATION", "1"));
       Optional<GitHubClient> github =
           token.map(tokens -> GitHubClient.create(githubApiUrl, tokens));
-      // Check runs as a GitHub App (only an App can write them), commit statuses with a token.
       CommitStatusPublisher statuses =
           github
-              .<CommitStatusPublisher>map(
+              .map(
                   client ->
-                      token.get() instanceof InstallationTokens
-                          ? new GitHubCheckRuns(client, line -> log(out, line))
-                          : new GitHubStatuses(client, line -> log(out, line)))
+                      GitHubStatuses.publisher(client, token::orElseThrow, line -> log(out, line)))
               .orElseGet(() -> new LoggedStatuses(line -> log(out, line)));
       try (LocalPipeline pipeline =
               new LocalPipeline(wiring, settings, statuses, token, line -> log(out, line));

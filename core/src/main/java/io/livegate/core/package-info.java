@@ -1,5 +1,6 @@
 /**
- * livegate's domain: the root exception and the one Jackson mapper; the subpackages hold the model,
- * ports and decisions.
+ * livegate's domain: the root exception, the one Jackson mapper and the small helpers every package
+ * uses (escaping, repo-relative paths, named daemon threads); the subpackages hold the model, ports
+ * and decisions.
  */
 package io.livegate.core;

@@ -7,9 +7,7 @@ import io.livegate.core.Jackson;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.OptionalLong;
-import java.util.function.Consumer;
 
 /**
  * livegate's statuses as check runs, when livegate runs as a GitHub App: only an App can write
@@ -20,8 +18,8 @@ import java.util.function.Consumer;
  * <p>A pending state starts a check run ({@code in_progress}); the final state completes the same
  * run in place ({@code PATCH}) rather than adding a second one. A new pending state after a
  * completed run (a re-plan, the lock taken again) starts a new run: GitHub shows, and branch
- * protection reads, the latest run of each name. Like {@link GitHubStatuses}, a run that cannot be
- * written is logged, never thrown.
+ * protection reads, the latest run of each name. A run that cannot be written throws; entry points
+ * reach this class through {@link GitHubStatuses#publisher}, which logs that instead.
  */
 public final class GitHubCheckRuns implements CommitStatusPublisher {
   /** The longest output summary GitHub takes. */
@@ -30,11 +28,9 @@ public final class GitHubCheckRuns implements CommitStatusPublisher {
   private static final ObjectMapper JSON = Jackson.MAPPER;
 
   private final GitHubClient client;
-  private final Consumer<String> log;
 
-  public GitHubCheckRuns(GitHubClient client, Consumer<String> log) {
+  public GitHubCheckRuns(GitHubClient client) {
     this.client = client;
-    this.log = log;
   }
 
   @Override
@@ -45,42 +41,27 @@ public final class GitHubCheckRuns implements CommitStatusPublisher {
       State state,
       String description,
       String targetUrl) {
-    try {
-      String repositoryPath = GitHubClient.repositoryPath(repository);
-      ObjectNode body = JSON.createObjectNode();
-      if (state == State.PENDING) {
-        body.put("status", "in_progress");
-      } else {
-        body.put("status", "completed")
-            .put("conclusion", state == State.SUCCESS ? "success" : "failure");
-      }
-      String text = description == null ? "" : description.strip();
-      body.putObject("output")
-          .put("title", GitHubStatuses.description(text))
-          .put("summary", text.isEmpty() ? context : cut(text));
-      if (targetUrl != null && !targetUrl.isBlank()) {
-        body.put("details_url", targetUrl);
-      }
-      OptionalLong running = running(repositoryPath, GitHubClient.commit(sha), context);
-      if (running.isPresent()) {
-        client.patch(repositoryPath + "/check-runs/" + running.getAsLong(), body);
-      } else {
-        body.put("name", context).put("head_sha", sha);
-        client.post(repositoryPath + "/check-runs", body);
-      }
-    } catch (RuntimeException e) {
-      // Whatever went wrong, a check run never fails the deployment or plan that writes it.
-      log.accept(
-          "check run "
-              + context
-              + " ("
-              + state.name().toLowerCase(Locale.ROOT)
-              + ") on "
-              + repository
-              + "@"
-              + sha
-              + " not written: "
-              + e.getMessage());
+    String repositoryPath = GitHubClient.repositoryPath(repository);
+    ObjectNode body = JSON.createObjectNode();
+    if (state == State.PENDING) {
+      body.put("status", "in_progress");
+    } else {
+      body.put("status", "completed")
+          .put("conclusion", state == State.SUCCESS ? "success" : "failure");
+    }
+    String text = description == null ? "" : description.strip();
+    body.putObject("output")
+        .put("title", GitHubStatuses.description(text))
+        .put("summary", text.isEmpty() ? context : cut(text));
+    if (targetUrl != null && !targetUrl.isBlank()) {
+      body.put("details_url", targetUrl);
+    }
+    OptionalLong running = running(repositoryPath, GitHubClient.commit(sha), context);
+    if (running.isPresent()) {
+      client.patch(repositoryPath + "/check-runs/" + running.getAsLong(), body);
+    } else {
+      body.put("name", context).put("head_sha", sha);
+      client.post(repositoryPath + "/check-runs", body);
     }
   }
 

@@ -14,6 +14,7 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMoc
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,12 +34,13 @@ class GitHubCheckRunsTest {
   private static final String RUNS = "/repos/acme/live/check-runs";
 
   private GitHubStubs stubs;
-  private GitHubCheckRuns checks;
+  private CommitStatusPublisher checks;
 
   @BeforeEach
   void client() {
     stubs = new GitHubStubs(GITHUB.baseUrl());
-    checks = new GitHubCheckRuns(stubs.client, stubs.log::add);
+    // As GitHubStatuses.publisher posts them for an App: a run that cannot be written is logged.
+    checks = CommitStatusPublisher.neverFailing(new GitHubCheckRuns(stubs.client), stubs.log::add);
     GITHUB.stubFor(post(RUNS).willReturn(aResponse().withStatus(201).withBody("{\"id\": 5}")));
     GITHUB.stubFor(
         patch(urlPathEqualTo(RUNS + "/4")).willReturn(aResponse().withStatus(200).withBody("{}")));
@@ -142,7 +144,7 @@ class GitHubCheckRunsTest {
     assertThat(stubs.log)
         .singleElement()
         .asString()
-        .startsWith("check run livegate/deploy (pending) on acme/live@" + SHA + " not written")
+        .startsWith("status livegate/deploy (pending) on acme/live@" + SHA + " not posted")
         .contains("403")
         .contains("Resource not accessible by integration");
   }

@@ -13,6 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import io.livegate.core.LivegateException;
+import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,12 +35,13 @@ class GitHubStatusesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private GitHubStubs stubs;
-  private GitHubStatuses statuses;
+  private CommitStatusPublisher statuses;
 
   @BeforeEach
   void client() {
     stubs = new GitHubStubs(GITHUB.baseUrl());
-    statuses = new GitHubStatuses(stubs.client, stubs.log::add);
+    // What the entry points post through: a token (not an App's) picks commit statuses.
+    statuses = GitHubStatuses.publisher(stubs.client, () -> () -> "a-token", stubs.log::add);
   }
 
   @Test
@@ -273,11 +276,31 @@ class GitHubStatusesTest {
   @Test
   void anUnreachableGitHubIsRetriedThenLogged() {
     GitHubStubs unreachable = new GitHubStubs("http://127.0.0.1:1");
-    new GitHubStatuses(unreachable.client, unreachable.log::add)
+    GitHubStatuses.publisher(unreachable.client, () -> () -> "a-token", unreachable.log::add)
         .publish("acme/live", SHA, "livegate/deploy", State.PENDING, "deploying", "");
 
     assertThat(unreachable.sleeps).hasSize(3);
     assertThat(unreachable.log).singleElement().asString().contains("gave up after 4 attempts");
+  }
+
+  @Test
+  void credentialsThatCannotBeReadAreLoggedAndNeverThrown() {
+    CommitStatusPublisher unreadable =
+        GitHubStatuses.publisher(
+            stubs.client,
+            () -> {
+              throw new LivegateException("cannot read the secret livegate/github");
+            },
+            stubs.log::add);
+
+    unreadable.publish("acme/live", SHA, "livegate/deploy", State.FAILURE, "failed", "");
+
+    GITHUB.verify(0, postRequestedFor(urlPathMatching(".*")));
+    assertThat(stubs.log)
+        .containsExactly(
+            "status livegate/deploy (failure) on acme/live@"
+                + SHA
+                + " not posted: cannot read the secret livegate/github");
   }
 
   @Test

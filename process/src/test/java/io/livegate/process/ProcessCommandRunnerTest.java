@@ -213,7 +213,8 @@ class ProcessCommandRunnerTest {
                         dir,
                         Map.of(),
                         TIMEOUT,
-                        java.util.Optional.of(pidFile))));
+                        java.util.Optional.of(pidFile),
+                        java.util.Optional.empty())));
     probe.start();
     while (!Files.exists(pidFile)) {
       assertThat(probe.isAlive()).as("the run writes its PID file before it ends").isTrue();
@@ -275,7 +276,8 @@ class ProcessCommandRunnerTest {
                   Path.of(args[0]),
                   Map.of(),
                   TIMEOUT,
-                  java.util.Optional.of(Path.of(args[1]))));
+                  java.util.Optional.of(Path.of(args[1])),
+                  java.util.Optional.empty()));
     }
   }
 

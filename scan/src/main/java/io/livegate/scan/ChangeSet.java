@@ -131,7 +131,7 @@ final class ChangeSet {
     deleted.forEach(
         (unit, reasons) ->
             deletedUnits.put(
-                unit, new DeletedUnit(unit, base.account(unit).name(), List.copyOf(reasons))));
+                unit, DeletedUnit.found(unit, base.account(unit).name(), List.copyOf(reasons))));
     return new Changes(changed, deletedUnits);
   }
 

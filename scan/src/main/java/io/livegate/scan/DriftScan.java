@@ -1,6 +1,6 @@
 package io.livegate.scan;
 
-import io.livegate.core.LivegateException;
+import io.livegate.core.DaemonThreads;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.account.Account;
 import io.livegate.core.drift.DriftReport;
@@ -23,10 +23,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 
 /**
@@ -38,19 +36,11 @@ import java.util.stream.Collectors;
  * <p>The plans run the trunk's code, which is as hostile as a merged change's: every command runs
  * in the {@link Sandbox}, which sees a {@link ThrowawayCopy} of the repository of the unit's own
  * and the unit's own plan file; the plan files are kept in a {@link PrivateTemp} directory.
+ *
+ * @param tools the runner, its argv, the sandbox the repository's code runs in, and the plan
+ *     processes' environment
  */
-public final class DriftScan {
-  private final SandboxedPlan.Tools tools;
-  private final ProgressListener progress;
-
-  /**
-   * @param tools the runner, its argv, the sandbox the repository's code runs in, and the plan
-   *     processes' environment
-   */
-  public DriftScan(SandboxedPlan.Tools tools, ProgressListener progress) {
-    this.tools = tools;
-    this.progress = progress;
-  }
+public record DriftScan(SandboxedPlan.Tools tools, ProgressListener progress) {
 
   /** One unit's answer: changes (empty for no drift), or an error. */
   private record Outcome(String unit, List<String> changes, String error) {}
@@ -76,14 +66,7 @@ public final class DriftScan {
   private DriftReport plan(
       UnitGraph graph, Path root, String head, int parallelism, SandboxedPlan unitPlans) {
     Path plans = PrivateTemp.directory("drift-");
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            parallelism,
-            runnable -> {
-              Thread thread = new Thread(runnable, "livegate-drift");
-              thread.setDaemon(true);
-              return thread;
-            });
+    ExecutorService pool = DaemonThreads.pool(parallelism, "livegate-drift");
     CompletionService<Outcome> completions = new ExecutorCompletionService<>(pool);
     // What terragrunt's run --all plan leaves out (exclude, skip), drift does not plan either.
     List<String> units =
@@ -111,14 +94,10 @@ public final class DriftScan {
         }
         for (int left = batch.size(); left > 0; left--) {
           done++;
-          report(completions.take().get(), graph, drifted, errors, done, units.size());
+          report(
+              SandboxedPlan.nextFinished(completions), graph, drifted, errors, done, units.size());
         }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LivegateException("interrupted while planning", e);
-    } catch (ExecutionException e) {
-      throw new LivegateException("planning failed: " + e.getCause(), e.getCause());
     } finally {
       pool.shutdownNow();
       deleteQuietly(plans);

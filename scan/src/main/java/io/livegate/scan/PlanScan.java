@@ -1,5 +1,6 @@
 package io.livegate.scan;
 
+import io.livegate.core.DaemonThreads;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.runner.CommandResult;
@@ -29,10 +30,8 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * The plan scan: the same deploy stack as {@link GraphScan}, but a unit counts as changed when its
@@ -44,19 +43,11 @@ import java.util.concurrent.Executors;
  * <p>The plans run the merged change's code before any vote, so every command runs in the {@link
  * Sandbox}, which sees a {@link ThrowawayCopy} of the repository of the unit's own and no plan
  * file: what one unit's code writes, no other unit's plan sees.
+ *
+ * @param tools the runner, its argv, the sandbox the repository's code runs in, and the plan
+ *     processes' environment (such as TF_CLI_CONFIG_FILE)
  */
-public final class PlanScan {
-  private final SandboxedPlan.Tools tools;
-  private final ProgressListener progress;
-
-  /**
-   * @param tools the runner, its argv, the sandbox the repository's code runs in, and the plan
-   *     processes' environment (such as TF_CLI_CONFIG_FILE)
-   */
-  public PlanScan(SandboxedPlan.Tools tools, ProgressListener progress) {
-    this.tools = tools;
-    this.progress = progress;
-  }
+public record PlanScan(SandboxedPlan.Tools tools, ProgressListener progress) {
 
   private record Outcome(String unit, boolean changed, CommandResult failure) {}
 
@@ -117,14 +108,7 @@ public final class PlanScan {
     Set<String> inStack = new TreeSet<>();
     SortedMap<String, Set<Reason>> changed = new TreeMap<>();
     SortedMap<String, String> failures = new TreeMap<>();
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            parallelism,
-            runnable -> {
-              Thread thread = new Thread(runnable, "livegate-plan");
-              thread.setDaemon(true);
-              return thread;
-            });
+    ExecutorService pool = DaemonThreads.pool(parallelism, "livegate-plan");
     CompletionService<Outcome> completions = new ExecutorCompletionService<>(pool);
     int running = 0;
     String runningAccount = null;
@@ -155,7 +139,7 @@ public final class PlanScan {
         if (running == 0) {
           break;
         }
-        Outcome outcome = completions.take().get();
+        Outcome outcome = SandboxedPlan.nextFinished(completions);
         running--;
         if (outcome.failure() != null) {
           failures.put(outcome.unit(), SandboxedPlan.describe(outcome.failure()));
@@ -179,11 +163,6 @@ public final class PlanScan {
                 + total
                 + ")");
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LivegateException("interrupted while planning", e);
-    } catch (ExecutionException e) {
-      throw new LivegateException("planning failed: " + e.getCause(), e.getCause());
     } finally {
       pool.shutdownNow();
     }

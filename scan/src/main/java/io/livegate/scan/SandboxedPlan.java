@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The one way a unit is planned, for a deployment's Plan, a pull request's plan, the plan scan and
@@ -73,6 +75,21 @@ public final class SandboxedPlan {
   public SandboxedPlan(Tools tools, StackGenerator stacks) {
     this.tools = tools;
     this.stacks = stacks;
+  }
+
+  /**
+   * The next of a scan's plans to finish: an interrupt, or an exception a plan let through (each
+   * plan answers its own failures as values), ends the scan.
+   */
+  static <T> T nextFinished(CompletionService<T> completions) {
+    try {
+      return completions.take().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LivegateException("interrupted while planning", e);
+    } catch (ExecutionException e) {
+      throw new LivegateException("planning failed: " + e.getCause(), e.getCause());
+    }
   }
 
   public Tools tools() {

@@ -1,9 +1,9 @@
 package io.livegate.cli.local;
 
+import io.livegate.core.DaemonThreads;
 import io.livegate.process.ProcessCommandRunner;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,13 +30,7 @@ public final class Drain {
   private final AtomicInteger signals = new AtomicInteger();
   private final AtomicBoolean interrupted = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "livegate-drain");
-            thread.setDaemon(true);
-            return thread;
-          });
+  private final ScheduledExecutorService timer = DaemonThreads.timer("livegate-drain");
 
   /**
    * @param processes the runner of the flows' terraform processes

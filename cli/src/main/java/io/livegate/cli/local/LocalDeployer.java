@@ -1,5 +1,6 @@
 package io.livegate.cli.local;
 
+import io.livegate.core.DaemonThreads;
 import io.livegate.core.LivegateException;
 import io.livegate.core.Printable;
 import io.livegate.core.deploy.AdvanceDeployment;
@@ -31,7 +32,6 @@ import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -112,14 +112,7 @@ public final class LocalDeployer {
 
   /** Runs (or resumes) the deployment until it is over, and returns its final status. */
   public DeploymentStatus run(long deploymentId) {
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            settings.parallelism(),
-            runnable -> {
-              Thread thread = new Thread(runnable, "livegate-flow");
-              thread.setDaemon(true);
-              return thread;
-            });
+    ExecutorService pool = DaemonThreads.pool(settings.parallelism(), "livegate-flow");
     CompletionService<Finished> completions = new ExecutorCompletionService<>(pool);
     Set<Long> inFlight = new HashSet<>();
     try {

@@ -1,5 +1,6 @@
 package io.livegate.cli.local;
 
+import io.livegate.cli.Livegate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,6 +45,16 @@ final class ChildJvm {
     command.add(main.getName());
     command.addAll(arguments);
     return command;
+  }
+
+  /**
+   * Starts {@code livegate} with {@code arguments} in a JVM of its own, all output to {@code log}.
+   */
+  static Process livegate(Path log, List<String> arguments) throws IOException {
+    return new ProcessBuilder(command(Livegate.class, arguments))
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
   }
 
   /**

@@ -1,8 +1,8 @@
 package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.livegate.cli.Livegate;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -175,7 +174,7 @@ class CrashSuiteTest {
       }
       exit = rerun.exitValue();
     }
-    Map<String, Integer> applies = applies(oracle);
+    Map<String, Integer> applies = LiveRepos.oracleApplies(oracle);
     boolean eachOnce =
         applies.keySet().equals(Set.copyOf(allUnits()))
             && applies.values().stream().allMatch(count -> count == 1);
@@ -341,33 +340,26 @@ class CrashSuiteTest {
     assertThat(recorded.executions())
         .extracting(Execution::status)
         .containsOnly(ExecutionStatus.SUCCEEDED);
-    Map<String, Integer> applies = applies(oracle);
+    Map<String, Integer> applies = LiveRepos.oracleApplies(oracle);
     assertThat(applies).as("every unit's apply ran once").containsOnlyKeys(allUnits());
     assertThat(applies.values()).as("applies per unit: %s", applies).containsOnly(1);
   }
 
   @Test
   void aServeWhoseDiskFillsRetriesTheDeploymentAndFinishesItOnceSpaceIsFreed() throws Exception {
-    Path oracle = dir.resolve("oracle.log");
-    Path state = smallFileSystem(dir.resolve("state"));
-    TestRepo repo = TestRepo.create(dir.resolve("live"));
-    String empty = repo.commit("empty");
-    String merge = aAndB(repo, oracle);
-    List<String> arguments =
-        ServeProcess.oneAccount(dir, repo.root(), state, "--auto-approve", "--parallelism", "1");
+    ServedMerge served = aAndBServed(smallFileSystem(dir.resolve("state")));
 
-    try (ServeProcess serve = ServeProcess.start(arguments)) {
-      serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
+    try (ServeProcess serve = served.startAndDeliver()) {
       serve.awaitLine("[app/b] Plan");
-      Path filler = state.resolve("filler");
+      Path filler = served.state().resolve("filler");
       fill(filler);
       serve.awaitLine("retrying deployment 1 in ");
       assertThat(serve.log()).contains("ran out of disk space").doesNotContain("\tat ");
       Files.delete(filler);
-      serve.awaitLine(merge + ": success (deployment");
+      serve.awaitLine(served.merge() + ": success (deployment");
     }
 
-    assertAAndBAppliedOnceAndSucceeded(oracle, state, "each apply ran once");
+    served.assertAppliedOnceAndSucceeded("each apply ran once");
   }
 
   /**
@@ -407,53 +399,30 @@ class CrashSuiteTest {
   @Test
   void aServeStoppedBySigtermMidApplyLetsTheApplyFinishAndItsRestartRepeatsNothing()
       throws Exception {
-    Path oracle = dir.resolve("oracle.log");
-    Path state = dir.resolve("state");
-    TestRepo repo = TestRepo.create(dir.resolve("live"));
-    String empty = repo.commit("empty");
-    String merge = aAndB(repo, oracle);
-    List<String> arguments =
-        ServeProcess.oneAccount(
-            dir,
-            repo.root(),
-            state,
-            "--auto-approve",
-            "--parallelism",
-            "1",
-            "--grace-period",
-            "PT60S");
+    ServedMerge served = aAndBServed(dir.resolve("state"), "--grace-period", "PT60S");
 
-    try (ServeProcess serve = ServeProcess.start(arguments)) {
-      serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
-      serve.await(() -> ChildJvm.read(oracle).contains("start app/a v1"), "a's apply");
+    try (ServeProcess serve = served.startAndDeliver()) {
+      serve.await(() -> ChildJvm.read(served.oracle()).contains("start app/a v1"), "a's apply");
       int exit = serve.signalAndAwaitExit("TERM");
-      assertThat(ChildJvm.read(oracle))
+      assertThat(ChildJvm.read(served.oracle()))
           .as("the signal came mid-apply, and the apply finished within the grace period")
           .contains("start app/a v1", "end app/a v1")
           .doesNotContain("app/b");
       assertThat(exit).as(serve.log()).isZero();
       assertThat(serve.log()).contains("SIGTERM: stopping").doesNotContain("failed");
     }
-    try (ServeProcess restarted = ServeProcess.start(arguments)) {
-      restarted.awaitLine(merge + ": success (deployment");
+    try (ServeProcess restarted = ServeProcess.start(served.arguments())) {
+      restarted.awaitLine(served.merge() + ": success (deployment");
     }
 
-    assertAAndBAppliedOnceAndSucceeded(
-        oracle, state, "each apply ran once; the restart repeated nothing");
+    served.assertAppliedOnceAndSucceeded("each apply ran once; the restart repeated nothing");
   }
 
   @Test
   void aServeKilledDuringAPlanFinishesTheDeploymentAfterOneRestart() throws Exception {
-    Path oracle = dir.resolve("oracle.log");
-    Path state = dir.resolve("state");
-    TestRepo repo = TestRepo.create(dir.resolve("live"));
-    String empty = repo.commit("empty");
-    String merge = aAndB(repo, oracle);
-    List<String> arguments =
-        ServeProcess.oneAccount(dir, repo.root(), state, "--auto-approve", "--parallelism", "1");
+    ServedMerge served = aAndBServed(dir.resolve("state"));
 
-    try (ServeProcess serve = ServeProcess.start(arguments)) {
-      serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
+    try (ServeProcess serve = served.startAndDeliver()) {
       serve.awaitLine("[app/a] Plan");
       assertThat(serve.kill())
           .as("kill -9 ended serve during a's plan:\n%s", serve.log())
@@ -461,14 +430,14 @@ class CrashSuiteTest {
     }
     // What a kill inside git's checkout of the workspace leaves, as in the fault injection that
     // found this: that moment is too short to hit by waiting for a line, so the test leaves it.
-    Path indexLock = state.resolve("workspace/.git/index.lock");
+    Path indexLock = served.state().resolve("workspace/.git/index.lock");
     Files.writeString(indexLock, "");
-    try (ServeProcess restarted = ServeProcess.start(arguments)) {
-      restarted.awaitLine(merge + ": success (deployment");
+    try (ServeProcess restarted = ServeProcess.start(served.arguments())) {
+      restarted.awaitLine(served.merge() + ": success (deployment");
       assertThat(restarted.log()).contains("removed " + indexLock);
     }
 
-    assertAAndBAppliedOnceAndSucceeded(oracle, state, "each apply ran once");
+    served.assertAppliedOnceAndSucceeded("each apply ran once");
   }
 
   /** A repository of one account, app, whose unit app/a is deployed at v1 into {@code state}. */
@@ -485,21 +454,50 @@ class CrashSuiteTest {
     return repo;
   }
 
-  /** Commits the units app/a and app/b at v1; the commit. */
-  private static String aAndB(TestRepo repo, Path oracle) {
-    startAndEndUnit(repo, "app/a", "v1", oracle);
-    startAndEndUnit(repo, "app/b", "v1", oracle);
-    return repo.commit("a and b");
+  /**
+   * A serve case's merge: a repository of one account whose merge (after an empty first commit)
+   * adds the units app/a and app/b at v1, and serve's arguments for it, with {@code state}.
+   */
+  private record ServedMerge(
+      Path oracle, Path state, String empty, String merge, List<String> arguments) {
+    /** Starts serve and delivers the merge. */
+    ServeProcess startAndDeliver() throws Exception {
+      ServeProcess serve = ServeProcess.start(arguments);
+      try {
+        serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
+        return serve;
+      } catch (Exception | AssertionError e) {
+        serve.close();
+        throw e;
+      }
+    }
+
+    void assertAppliedOnceAndSucceeded(String why) throws IOException {
+      assertThat(Files.readAllLines(oracle))
+          .as(why)
+          .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
+      assertThat(Recorded.in(state).executions())
+          .extracting(Execution::status)
+          .containsOnly(ExecutionStatus.SUCCEEDED);
+    }
   }
 
-  private static void assertAAndBAppliedOnceAndSucceeded(Path oracle, Path state, String why)
-      throws IOException {
-    assertThat(Files.readAllLines(oracle))
-        .as(why)
-        .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
-    assertThat(Recorded.in(state).executions())
-        .extracting(Execution::status)
-        .containsOnly(ExecutionStatus.SUCCEEDED);
+  /** Serve with {@code --auto-approve --parallelism 1} and {@code options}; see ServedMerge. */
+  private ServedMerge aAndBServed(Path state, String... options) throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    String empty = repo.commit("empty");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    startAndEndUnit(repo, "app/b", "v1", oracle);
+    String merge = repo.commit("a and b");
+    List<String> arguments = new ArrayList<>(List.of("--auto-approve", "--parallelism", "1"));
+    arguments.addAll(List.of(options));
+    return new ServedMerge(
+        oracle,
+        state,
+        empty,
+        merge,
+        ServeProcess.oneAccount(dir, repo.root(), state, arguments.toArray(String[]::new)));
   }
 
   private static String[] resumeArguments(Path state) {
@@ -524,21 +522,13 @@ class CrashSuiteTest {
    */
   private static void startAndEndUnit(TestRepo repo, String unit, String version, Path oracle) {
     String line = unit + " " + version;
-    repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
-        .write(
-            unit + "/main.tf",
-            "resource \"terraform_data\" \"unit\" {\n"
-                + "  triggers_replace = \""
-                + version
-                + "\"\n"
-                + "  provisioner \"local-exec\" {\n"
-                + "    command = \""
-                + Oracle.append(oracle, "start " + line)
-                + "; sleep 2; "
-                + Oracle.append(oracle, "end " + line)
-                + "\"\n"
-                + "  }\n"
-                + "}\n");
+    LiveRepos.provisionedUnit(
+        repo,
+        unit,
+        version,
+        Oracle.append(oracle, "start " + line)
+            + "; sleep 2; "
+            + Oracle.append(oracle, "end " + line));
   }
 
   private static String[] deployArguments(Path repo, Path state) {
@@ -562,6 +552,34 @@ class CrashSuiteTest {
       "--state-dir",
       state.toString()
     };
+  }
+
+  /**
+   * The suite's own guard: a stop that comes after the run ended, whether its trigger showed or
+   * not, fails the case rather than passing it without a crash.
+   */
+  @Test
+  void aCaseWhoseRunEndsBeforeItsStopFails() throws Exception {
+    Path log = dir.resolve("help.log");
+    Process ended = livegate(log, "--help");
+    ChildJvm.awaitExit(ended, log);
+    Pattern shown = Pattern.compile("Usage: livegate");
+
+    assertThatThrownBy(() -> stopWhen(ended, log, shown, new Moment("KILL", "", 0, 0, false)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("kill -9 ended it");
+    assertThatThrownBy(() -> stopWhen(ended, log, shown, new Moment("TERM", "", 0, 0, false)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("its drain heard it");
+    assertThatThrownBy(
+            () ->
+                stopWhen(
+                    ended,
+                    log,
+                    Pattern.compile("never shown"),
+                    new Moment("KILL", "", 0, 0, false)))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("the run ended (exit 0) before 'never shown'");
   }
 
   /**
@@ -644,16 +662,6 @@ class CrashSuiteTest {
     }
   }
 
-  private static Map<String, Integer> applies(Path oracle) throws IOException {
-    Map<String, Integer> applies = new TreeMap<>();
-    if (Files.exists(oracle)) {
-      for (String line : Files.readAllLines(oracle)) {
-        applies.merge(line.strip(), 1, Integer::sum);
-      }
-    }
-    return applies;
-  }
-
   private static List<String> allUnits() {
     List<String> all = new ArrayList<>();
     for (int i = 0; i < ACCOUNTS.size() * UNITS.size(); i++) {
@@ -667,11 +675,7 @@ class CrashSuiteTest {
   }
 
   private Process livegate(Path log, String... args) throws IOException {
-    Process process =
-        new ProcessBuilder(ChildJvm.command(Livegate.class, List.of(args)))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+    Process process = ChildJvm.livegate(log, List.of(args));
     started.add(process);
     return process;
   }

@@ -129,6 +129,14 @@ final class LiveRepos {
    * it: every apply of the unit at a new version replaces the resource and logs one line.
    */
   static void oracleUnit(TestRepo repo, String unit, String version, Path oracle) {
+    provisionedUnit(repo, unit, version, "sleep 1; " + Oracle.append(oracle, unit + " " + version));
+  }
+
+  /**
+   * Writes {@code unit} as one {@code terraform_data} at {@code version} whose create provisioner
+   * runs {@code command} (a shell line without double quotes); a new version replaces the resource.
+   */
+  static void provisionedUnit(TestRepo repo, String unit, String version, String command) {
     repo.write(unit + "/terragrunt.hcl", "inputs = {}\n")
         .write(
             unit + "/main.tf",
@@ -137,8 +145,8 @@ final class LiveRepos {
                 + version
                 + "\"\n"
                 + "  provisioner \"local-exec\" {\n"
-                + "    command = \"sleep 1; "
-                + Oracle.append(oracle, unit + " " + version)
+                + "    command = \""
+                + command
                 + "\"\n"
                 + "  }\n"
                 + "}\n");

@@ -2,7 +2,6 @@ package io.livegate.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.livegate.cli.Livegate;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -17,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -145,12 +145,22 @@ class LocalDeployResumeTest {
         : List.of();
   }
 
-  /** Stops what a failed test leaves behind: the JVMs it started and a killed run's server. */
+  /**
+   * Stops what a test leaves behind, the JVMs it started and a killed run's server, and waits for
+   * them to end: the temp directory is deleted next, and a server still shutting down writes into
+   * it (on a loaded machine the deletion failed on {@code state/metadb/pg_wal}).
+   */
   @AfterEach
-  void stopLeftovers() {
-    started.forEach(Process::destroyForcibly);
+  void stopLeftovers() throws Exception {
+    for (Process process : started) {
+      process.destroyForcibly().waitFor();
+    }
     if (state != null) {
-      postmasterPid().flatMap(ProcessHandle::of).ifPresent(ProcessHandle::destroy);
+      Optional<ProcessHandle> server = postmasterPid().flatMap(ProcessHandle::of);
+      if (server.isPresent()) {
+        server.get().destroy();
+        server.get().onExit().get(ChildJvm.STUCK.toMillis(), TimeUnit.MILLISECONDS);
+      }
     }
   }
 
@@ -188,11 +198,7 @@ class LocalDeployResumeTest {
 
   /** Starts {@code livegate} in a new JVM with this test's classpath, output to {@code log}. */
   private Process livegate(Path log, String... args) throws IOException {
-    Process process =
-        new ProcessBuilder(ChildJvm.command(Livegate.class, List.of(args)))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+    Process process = ChildJvm.livegate(log, List.of(args));
     started.add(process);
     return process;
   }

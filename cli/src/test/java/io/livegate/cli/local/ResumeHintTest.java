@@ -80,11 +80,7 @@ class ResumeHintTest {
   }
 
   private Process livegate(Path log, String... args) throws Exception {
-    Process process =
-        new ProcessBuilder(ChildJvm.command(Livegate.class, List.of(args)))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+    Process process = ChildJvm.livegate(log, List.of(args));
     started.add(process);
     return process;
   }

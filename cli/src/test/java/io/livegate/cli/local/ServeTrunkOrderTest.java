@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,14 +26,27 @@ class ServeTrunkOrderTest {
 
   @TempDir Path dir;
 
-  @Test
-  void aMergeDeliveredAfterTheNextOneIsCoveredAndItsUnitsEndAtTheNextMergesCode() throws Exception {
-    Path oracle = dir.resolve("oracle.log");
-    TestRepo repo = TestRepo.create(dir.resolve("live"));
-    String empty = repo.commit("empty");
+  private Path oracle;
+  private TestRepo repo;
+
+  /** The trunk's first commit, empty. */
+  private String empty;
+
+  /** Merge 0, which adds app/a and app/b at v1. */
+  private String first;
+
+  @BeforeEach
+  void trunkWhoseFirstMergeAddsAAndB() {
+    oracle = dir.resolve("oracle.log");
+    repo = TestRepo.create(dir.resolve("live"));
+    empty = repo.commit("empty");
     LiveRepos.oracleUnit(repo, "app/a", "v1", oracle);
     LiveRepos.oracleUnit(repo, "app/b", "v1", oracle);
-    String first = repo.commit("merge 0: add a and b");
+    first = repo.commit("merge 0: add a and b");
+  }
+
+  @Test
+  void aMergeDeliveredAfterTheNextOneIsCoveredAndItsUnitsEndAtTheNextMergesCode() throws Exception {
     LiveRepos.oracleUnit(repo, "app/a", "v2", oracle);
     LiveRepos.oracleUnit(repo, "app/b", "v2", oracle);
     String second = repo.commit("merge 1: a and b at v2");
@@ -41,9 +55,7 @@ class ServeTrunkOrderTest {
     String third = repo.commit("merge 2: a and b at v3");
 
     String log;
-    try (ServeProcess serve = ServeProcess.start(arguments())) {
-      deliver(serve, 10, first, empty);
-      serve.awaitLine(first + ": success (deployment");
+    try (ServeProcess serve = serveWithTheFirstMergeDeployed()) {
       deliver(serve, 12, third, second);
       serve.awaitLine(third + ": success (deployment");
       deliver(serve, 11, second, first);
@@ -76,20 +88,12 @@ class ServeTrunkOrderTest {
 
   @Test
   void aMergeWhoseDeliveryIsLostIsDeployedByTheNextMergesDeployment() throws Exception {
-    Path oracle = dir.resolve("oracle.log");
-    TestRepo repo = TestRepo.create(dir.resolve("live"));
-    String empty = repo.commit("empty");
-    LiveRepos.oracleUnit(repo, "app/a", "v1", oracle);
-    LiveRepos.oracleUnit(repo, "app/b", "v1", oracle);
-    String first = repo.commit("merge 0: add a and b");
     LiveRepos.oracleUnit(repo, "app/a", "v2", oracle);
     String second = repo.commit("merge 1: a at v2, its delivery lost");
     LiveRepos.oracleUnit(repo, "app/b", "v2", oracle);
     String third = repo.commit("merge 2: b at v2");
 
-    try (ServeProcess serve = ServeProcess.start(arguments())) {
-      deliver(serve, 10, first, empty);
-      serve.awaitLine(first + ": success (deployment");
+    try (ServeProcess serve = serveWithTheFirstMergeDeployed()) {
       deliver(serve, 12, third, second);
       serve.awaitLine(third + ": success (deployment");
       assertThat(serve.log())
@@ -102,9 +106,20 @@ class ServeTrunkOrderTest {
         .isEqualTo(Map.of("app/a v1", 1, "app/b v1", 1, "app/a v2", 1, "app/b v2", 1));
   }
 
-  private List<String> arguments() throws Exception {
-    return ServeProcess.oneAccount(
-        dir, dir.resolve("live"), dir.resolve("state"), "--auto-approve", "--parallelism", "1");
+  /** Serve, once merge 0's delivery is deployed. */
+  private ServeProcess serveWithTheFirstMergeDeployed() throws Exception {
+    ServeProcess serve =
+        ServeProcess.start(
+            ServeProcess.oneAccount(
+                dir, repo.root(), dir.resolve("state"), "--auto-approve", "--parallelism", "1"));
+    try {
+      deliver(serve, 10, first, empty);
+      serve.awaitLine(first + ": success (deployment");
+      return serve;
+    } catch (Exception | AssertionError e) {
+      serve.close();
+      throw e;
+    }
   }
 
   private static void deliver(ServeProcess serve, int number, String merge, String base)

@@ -37,15 +37,7 @@ public record Command(
     }
   }
 
-  public Command(
-      List<String> argv,
-      Path workingDirectory,
-      Map<String, String> environment,
-      Duration timeout,
-      Optional<Path> pidFile) {
-    this(argv, workingDirectory, environment, timeout, pidFile, Optional.empty());
-  }
-
+  /** A command with neither a PID file nor a standard input, as most are. */
   public Command(
       List<String> argv, Path workingDirectory, Map<String, String> environment, Duration timeout) {
     this(argv, workingDirectory, environment, timeout, Optional.empty(), Optional.empty());

@@ -27,7 +27,7 @@ public record DeletedUnit(
   }
 
   /** A deleted unit as the change set finds it: reported, not yet ordered for a destroy. */
-  public DeletedUnit(String unit, String account, List<Reason> reasons) {
-    this(unit, account, reasons, List.of(), List.of(), false);
+  public static DeletedUnit found(String unit, String account, List<Reason> reasons) {
+    return new DeletedUnit(unit, account, reasons, List.of(), List.of(), false);
   }
 }

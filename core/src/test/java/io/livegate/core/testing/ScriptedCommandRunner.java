@@ -166,7 +166,8 @@ public final class ScriptedCommandRunner implements CommandRunner {
         checkout.resolve(copy.relativize(directory).toString()),
         command.environment(),
         command.timeout(),
-        command.pidFile());
+        command.pidFile(),
+        command.standardInput());
   }
 
   private static String key(Path directory, String verb) {

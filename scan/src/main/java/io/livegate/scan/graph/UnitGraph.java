@@ -1,5 +1,6 @@
 package io.livegate.scan.graph;
 
+import io.livegate.core.DaemonThreads;
 import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.RepoPaths;
@@ -30,7 +31,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -159,14 +159,7 @@ public final class UnitGraph {
             });
     AtomicInteger done = new AtomicInteger();
     int reportEvery = Math.max(1000, ids.size() / 10);
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            parallelism,
-            runnable -> {
-              Thread thread = new Thread(runnable, "livegate-read");
-              thread.setDaemon(true);
-              return thread;
-            });
+    ExecutorService pool = DaemonThreads.pool(parallelism, "livegate-read");
     try {
       List<Future<List<Object>>> batches = new ArrayList<>();
       int batchSize = Math.max(16, ids.size() / (parallelism * 8) + 1);

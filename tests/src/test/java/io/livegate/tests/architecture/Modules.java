@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -136,6 +138,25 @@ final class Modules {
       }
     }
     return edges;
+  }
+
+  /**
+   * {@code module} and every module its main code gets on its class path through the poms,
+   * transitively (test scope left out): what a Lambda's jar, say, holds of livegate.
+   */
+  static Set<String> withDependencies(String module) {
+    List<Edge> edges = edges().stream().filter(edge -> !edge.scope().equals("test")).toList();
+    Set<String> reached = new TreeSet<>(Set.of(module));
+    Deque<String> next = new ArrayDeque<>(reached);
+    while (!next.isEmpty()) {
+      String from = next.pop();
+      edges.stream()
+          .filter(edge -> edge.from().equals(from))
+          .map(Edge::to)
+          .filter(reached::add)
+          .forEach(next::push);
+    }
+    return reached;
   }
 
   static Document read(Path pom) {
