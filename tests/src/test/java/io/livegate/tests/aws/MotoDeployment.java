@@ -31,11 +31,14 @@ import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.core.vote.VoteLinks;
+import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.lambdas.admin.AdminHandler;
 import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
 import io.livegate.lambdas.approval.ApprovalWiring;
 import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.lambdas.webhook.WebhookHandler;
+import io.livegate.lambdas.webhook.WebhookWiring;
 import io.livegate.process.LoggedCommandRunner;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.CreateDeployStack;
@@ -45,6 +48,7 @@ import io.livegate.scan.config.AccountsFile;
 import io.livegate.scan.repo.Checkout;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
+import io.livegate.sql.testing.Webhooks;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
@@ -52,6 +56,7 @@ import io.livegate.tasks.TerraRunJob;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
 import io.livegate.tests.scenarios.Outcome;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -215,6 +220,8 @@ public final class MotoDeployment implements AutoCloseable {
   private final Map<Long, Map<String, Map<Vote.Choice, String>>> ballots = new TreeMap<>();
   private final Map<String, DescribeExecutionResponse> ended = new LinkedHashMap<>();
   private final Map<String, String> taskEnvironment;
+  private final Map<String, String> webhookEnvironment;
+  private WebhookHandler webhook;
   private int playedInvocations;
 
   /** How often EventBridge delivers each status change. */
@@ -355,11 +362,21 @@ public final class MotoDeployment implements AutoCloseable {
       env.put(
           RuntimeContract.Approval.VOTE_KEY_SECRET,
           secrets.createSecret(r -> r.name("livegate/vote-key").secretString(VOTE_KEY)).arn());
+      env.put(
+          RuntimeContract.Webhook.WEBHOOK_SECRET,
+          secrets
+              .createSecret(r -> r.name("livegate/webhook").secretString(Webhooks.SECRET))
+              .arn());
     }
     env.put(RuntimeContract.Approval.MAIL_FROM, MAIL_FROM);
     env.put(RuntimeContract.Approval.VOTE_BASE_URL, VOTE_BASE_URL);
     env.put(RuntimeContract.Approval.SKIP_EMPTY, Boolean.toString(settings.skipEmpty()));
     env.put(RuntimeContract.Artifacts.PLAN_BUCKET, BUCKET);
+    env.put(RuntimeContract.Webhook.REPOSITORY, REPOSITORY);
+    env.put(RuntimeContract.Webhook.TRUNK, "main");
+    env.put(RuntimeContract.PullRequestPlans.TASK_DEFINITION, taskDefinition);
+    env.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, TRIGGER_FUNCTION);
+    webhookEnvironment = Map.copyOf(env);
     ApprovalWiring approval = ApprovalWiring.fromEnvironment(env);
     approvalRequests = new ApprovalRequestHandler(approval::requestVotes);
     ApprovalResponseHandler.Parts wired = approval.responseParts();
@@ -507,6 +524,46 @@ public final class MotoDeployment implements AutoCloseable {
         .message();
   }
 
+  /**
+   * GitHub's delivery of pull request {@code number}, squashed into {@code merge} on top of {@code
+   * base}, to the webhook Lambda as production wires it; answers the Lambda's response. The
+   * statuses it holds back reach the trigger as a recorded invocation, which {@link #drive} plays.
+   */
+  JsonNode deliverMerge(int number, String base, String merge) {
+    ObjectNode payload = Webhooks.merged(number, merge);
+    ((ObjectNode) payload.get("repository")).put("full_name", REPOSITORY);
+    ObjectNode pr = (ObjectNode) payload.get("pull_request");
+    pr.put("commits", 1);
+    ((ObjectNode) pr.get("base")).put("ref", "main").put("sha", base);
+    ObjectNode head = (ObjectNode) pr.get("head");
+    head.put("ref", "pr-" + number).put("sha", merge);
+    ((ObjectNode) head.get("repo")).put("full_name", REPOSITORY);
+    String body = payload.toString();
+    ObjectNode event = JSON.createObjectNode();
+    event.putObject("requestContext").putObject("http").put("method", "POST");
+    event
+        .putObject("headers")
+        .put("x-github-event", "pull_request")
+        .put("x-github-delivery", "delivery-" + number + "-" + System.nanoTime())
+        .put(
+            "x-hub-signature-256",
+            WebhookSignature.sign(
+                WebhookSignature.secret(Webhooks.SECRET), body.getBytes(StandardCharsets.UTF_8)));
+    event.put("body", body);
+    if (webhook == null) {
+      WebhookWiring wiring = WebhookWiring.fromEnvironment(webhookEnvironment);
+      webhook = new WebhookHandler(wiring::receiver, wiring::handOnStatuses);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      webhook.handleRequest(
+          new ByteArrayInputStream(event.toString().getBytes(StandardCharsets.UTF_8)), out, null);
+      return JSON.readTree(out.toByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The deployment of pull request {@code number}. */
   Deployment deploymentOf(int number) {
     return metadb.deployments().all().stream()
@@ -548,20 +605,27 @@ public final class MotoDeployment implements AutoCloseable {
     assertThat(job.run(merge)).isZero();
   }
 
-  /** The merge a create-deploy-stack task's argv names ({@link EcsScanLauncher#command}). */
+  /**
+   * The merge a create-deploy-stack task's argv names ({@link EcsScanLauncher#command}), as the
+   * task reads it: a merge GitHub reported keeps its head and commit count, so its range follows
+   * the trunk's order ({@link io.livegate.core.deploy.TrunkOrder}) as it does in production.
+   */
   private static MergedPullRequest scanned(List<String> command) {
     Map<String, String> options = new HashMap<>();
     for (String argument : command.subList(1, command.size())) {
       int equals = argument.indexOf('=');
       options.put(argument.substring(0, equals), argument.substring(equals + 1));
     }
-    return MergedPullRequest.withExactBase(
+    String head = options.get("--head-sha");
+    return MergedPullRequest.fromGitHub(
         options.get("--repository"),
         Integer.parseInt(options.get("--pull-request")),
         options.get("--base-ref"),
         options.get("--head-ref"),
         options.get("--base-sha"),
-        options.get("--merge-sha"));
+        options.get("--merge-sha"),
+        head.isEmpty() ? null : head,
+        Integer.parseInt(options.get("--commits")));
   }
 
   /** The rendered deploy flow with the Plan state's HeartbeatSeconds set to {@code seconds}. */
