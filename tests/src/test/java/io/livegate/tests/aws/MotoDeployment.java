@@ -10,6 +10,7 @@ import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsScanLauncher;
 import io.livegate.aws.RoleSessions;
 import io.livegate.aws.S3ExecutionLogs;
+import io.livegate.aws.S3KeptOutputs;
 import io.livegate.aws.S3PlanStore;
 import io.livegate.aws.SfnFlows;
 import io.livegate.aws.SfnHeartbeat;
@@ -25,6 +26,8 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.flow.FlowDecision;
 import io.livegate.core.flow.FlowState;
+import io.livegate.core.runner.Command;
+import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.testing.RecordingStatuses;
@@ -39,6 +42,7 @@ import io.livegate.lambdas.approval.ApprovalWiring;
 import io.livegate.lambdas.trigger.TriggerHandler;
 import io.livegate.lambdas.webhook.WebhookHandler;
 import io.livegate.lambdas.webhook.WebhookWiring;
+import io.livegate.process.DurableKeptOutputRunner;
 import io.livegate.process.LoggedCommandRunner;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.CreateDeployStack;
@@ -67,6 +71,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -215,6 +220,9 @@ public final class MotoDeployment implements AutoCloseable {
   private final List<TokenAnswer> decisions = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> handledTasks = new HashSet<>();
   private final Map<String, Boolean> killFirstApply = new ConcurrentHashMap<>();
+  private final Set<String> killAtFailedApply = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> applies = new ConcurrentHashMap<>();
+  private final DurableKeptOutputRunner durable;
   private final Set<String> seenMails = new HashSet<>();
   private final Set<Long> voted = new HashSet<>();
   private final Map<Long, Map<String, Map<Vote.Choice, String>>> ballots = new TreeMap<>();
@@ -400,6 +408,18 @@ public final class MotoDeployment implements AutoCloseable {
     // The workspace persists between Plan and Apply and across units: it stands in for the units'
     // remote backend (S3 in production), since the units keep local state files and read their
     // dependencies' outputs from them.
+    DurableKeptOutputRunner durable =
+        new DurableKeptOutputRunner(
+            new AssumedRoleRunner(
+                new ProcessCommandRunner(line -> {}),
+                new RoleSessions(
+                    moto.client(StsClient.builder()),
+                    "livegate-terra-run",
+                    RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
+                    clock),
+                moto.region().id()),
+            new S3KeptOutputs(s3, BUCKET),
+            System.out::println);
     terraRun =
         new TerraRunJob(
             new TerraRunJob.Ports(
@@ -413,26 +433,18 @@ public final class MotoDeployment implements AutoCloseable {
                     new SandboxedPlan.Tools(
                         // as TaskWiring wires terra-run: each command's output kept in the bucket
                         new LoggedCommandRunner(
-                            new AssumedRoleRunner(
-                                new ProcessCommandRunner(line -> {}),
-                                new RoleSessions(
-                                    moto.client(StsClient.builder()),
-                                    "livegate-terra-run",
-                                    RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
-                                    clock),
-                                moto.region().id()),
-                            TerraRunJob.plans(workspace()),
-                            logs,
-                            clock),
+                            this::runInContainer, TerraRunJob.plans(workspace()), logs, clock),
                         RunnerArgv.TERRAFORM,
                         sandbox,
                         terraformEnvironment),
                     workspace()),
                 tokens,
                 statuses,
-                LOG_URL),
+                LOG_URL,
+                TerraRunJob.Resuming.from(durable, workspace())),
             System.out::println,
             clock);
+    this.durable = durable;
   }
 
   /**
@@ -749,6 +761,57 @@ public final class MotoDeployment implements AutoCloseable {
     killFirstApply.put(unit, afterApplying);
   }
 
+  /**
+   * Makes the Apply task of {@code unit} die the moment its terraform apply fails: its output is
+   * kept as production keeps it, then the container is gone (its disk with it) before terra-run
+   * records the failure or logs the command.
+   */
+  void killAtTheFailedApplyOf(String unit) {
+    killAtFailedApply.add(unit);
+  }
+
+  /** How many times terraform apply ran for the (non-rollback) execution of {@code unit}. */
+  int appliesOf(String unit) {
+    return applies.getOrDefault(name(unit), 0);
+  }
+
+  /** The container's command runner: counts each apply, and dies where a test asked. */
+  private CommandResult runInContainer(Command command) {
+    CommandResult result = durable.run(command);
+    if (command.pidFile().isEmpty()) {
+      return result;
+    }
+    Path pidFile = command.pidFile().get();
+    String name = pidFile.getFileName().toString().replace(".apply.pid", "");
+    applies.merge(name, 1, Integer::sum);
+    Optional<Execution> killed =
+        executions().stream()
+            .filter(e -> e.name().equals(name) && killAtFailedApply.contains(e.unit()))
+            .findFirst();
+    if (result.exitCode() != 0 && killed.isPresent()) {
+      killAtFailedApply.remove(killed.get().unit());
+      Path output = ProcessCommandRunner.keptOutput(pidFile);
+      try {
+        Files.deleteIfExists(output.resolve(ProcessCommandRunner.STDOUT));
+        Files.deleteIfExists(output.resolve(ProcessCommandRunner.STDERR));
+        Files.deleteIfExists(output);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      throw new ContainerKilled(name);
+    }
+    return result;
+  }
+
+  /** The Apply task's container died: nothing after this point of terra-run ran. */
+  private static final class ContainerKilled extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ContainerKilled(String execution) {
+      super("the Apply task of " + execution + " was killed");
+    }
+  }
+
   /** An exception out of terra-run apply ends the container's main with a non-zero code. */
   private int applyInContainer(long executionId) {
     Execution execution = metadb.executions().find(executionId).orElseThrow();
@@ -766,6 +829,9 @@ public final class MotoDeployment implements AutoCloseable {
     }
     try {
       return terraRun.apply(executionId);
+    } catch (ContainerKilled e) {
+      System.out.println("harness: " + e.getMessage());
+      return KILLED;
     } catch (RuntimeException e) {
       System.out.println("terra-run apply threw: " + e);
       return 1;
