@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -27,6 +28,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A stand-in for GitHub that checks what GitHub checks of a GitHub App: the JWT's RS256 signature
@@ -83,6 +85,18 @@ final class GitHubAppStandIn implements AutoCloseable {
 
   URI baseUrl() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  /** A client of the stand-in sending {@code token}, with one attempt and no waits. */
+  GitHubClient client(Supplier<String> token) {
+    return new GitHubClient(
+        baseUrl(),
+        token,
+        HttpClient.newHttpClient(),
+        new GitHubClient.Retries(1, Duration.ZERO, Duration.ZERO, Duration.ZERO),
+        duration -> {},
+        clock,
+        () -> 0.0);
   }
 
   @Override

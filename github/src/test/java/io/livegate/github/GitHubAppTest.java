@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.livegate.core.deploy.CommitStatusPublisher.State;
 import java.io.IOException;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.time.Clock;
@@ -169,14 +168,7 @@ class GitHubAppTest {
   }
 
   private GitHubClient stubbedClient(java.util.function.Supplier<String> token) {
-    return new GitHubClient(
-        github.baseUrl(),
-        token,
-        HttpClient.newHttpClient(),
-        new GitHubClient.Retries(1, Duration.ZERO, Duration.ZERO, Duration.ZERO),
-        duration -> {},
-        clock,
-        () -> 0.0);
+    return github.client(token);
   }
 
   private static final class MutableClock extends Clock {

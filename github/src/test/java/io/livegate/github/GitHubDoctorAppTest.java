@@ -5,14 +5,11 @@ import static io.livegate.github.GitHubAppStandIn.rsaKeyPair;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.http.HttpClient;
 import java.security.KeyPair;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,24 +41,13 @@ class GitHubDoctorAppTest {
     GitHubApp app =
         GitHubApp.of(
             GitHubAppStandIn.APP_ID, GitHubAppStandIn.INSTALLATION, pkcs1Pem(key), "app.pem");
-    return GitHubDoctor.checkApp(app, this::client, clock, "acme/live", "main", URL).stream()
+    return GitHubDoctor.checkApp(app, github::client, clock, "acme/live", "main", URL).stream()
         .map(GitHubDoctor.Check::line)
         .toList();
   }
 
   private List<String> lines() {
     return lines(APP_KEY);
-  }
-
-  private GitHubClient client(Supplier<String> token) {
-    return new GitHubClient(
-        github.baseUrl(),
-        token,
-        HttpClient.newHttpClient(),
-        new GitHubClient.Retries(1, Duration.ZERO, Duration.ZERO, Duration.ZERO),
-        duration -> {},
-        clock,
-        () -> 0.0);
   }
 
   @Test

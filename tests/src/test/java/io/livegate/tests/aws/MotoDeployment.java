@@ -88,6 +88,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -550,22 +551,30 @@ public final class MotoDeployment implements AutoCloseable {
     ObjectNode head = (ObjectNode) pr.get("head");
     head.put("ref", "pr-" + number).put("sha", merge);
     ((ObjectNode) head.get("repo")).put("full_name", REPOSITORY);
+    if (webhook == null) {
+      WebhookWiring wiring = WebhookWiring.fromEnvironment(webhookEnvironment);
+      webhook = new WebhookHandler(wiring::receiver, wiring::handOnStatuses);
+    }
+    return deliver(webhook, payload);
+  }
+
+  /**
+   * A {@code pull_request} delivery of {@code payload}, signed with the webhook secret under a new
+   * delivery id, to {@code webhook} as its Function URL passes it; answers the Lambda's response.
+   */
+  static JsonNode deliver(WebhookHandler webhook, ObjectNode payload) {
     String body = payload.toString();
     ObjectNode event = JSON.createObjectNode();
     event.putObject("requestContext").putObject("http").put("method", "POST");
     event
         .putObject("headers")
         .put("x-github-event", "pull_request")
-        .put("x-github-delivery", "delivery-" + number + "-" + System.nanoTime())
+        .put("x-github-delivery", UUID.randomUUID().toString())
         .put(
             "x-hub-signature-256",
             WebhookSignature.sign(
                 WebhookSignature.secret(Webhooks.SECRET), body.getBytes(StandardCharsets.UTF_8)));
     event.put("body", body);
-    if (webhook == null) {
-      WebhookWiring wiring = WebhookWiring.fromEnvironment(webhookEnvironment);
-      webhook = new WebhookHandler(wiring::receiver, wiring::handOnStatuses);
-    }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
       webhook.handleRequest(
