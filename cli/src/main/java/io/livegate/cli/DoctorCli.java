@@ -3,18 +3,22 @@ package io.livegate.cli;
 import io.livegate.aws.AwsDoctor;
 import io.livegate.aws.AwsSettings;
 import io.livegate.core.LivegateException;
+import io.livegate.github.GitHubApp;
 import io.livegate.github.GitHubClient;
 import io.livegate.github.GitHubDoctor;
 import io.livegate.scan.config.AccountsFile;
 import io.livegate.statemachine.RuntimeContract.RunnerVersions;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -24,19 +28,23 @@ import picocli.CommandLine.Spec;
  * {@code livegate doctor}: checks what livegate needs of GitHub (the token's permissions, the
  * webhook, the trunk's required merge-lock status) and, with {@code --aws}, of the deployed stack
  * (the account roles' trust, SES, the runner versions), one line each with its fix; exits 1 when a
- * check fails. The token is LIVEGATE_GITHUB_TOKEN, as for {@code livegate serve}; AWS credentials
- * and region are the AWS SDK's defaults (environment, profiles, SSO).
+ * check fails. The token is LIVEGATE_GITHUB_TOKEN, as for {@code livegate serve}, or a GitHub App's
+ * options ({@link GitHubAppOptions}), whose JWT, installation and token it checks instead ({@link
+ * GitHubDoctor#checkApp}); AWS credentials and region are the AWS SDK's defaults (environment,
+ * profiles, SSO).
  */
 @Command(
     name = "doctor",
     footerHeading = "%nExamples:%n",
     footer = {
       "  LIVEGATE_GITHUB_TOKEN=... livegate doctor --repository acme/live",
+      "  livegate doctor --repository acme/live --github-app-id Iv23li... \\",
+      "      --github-app-installation-id 4567 --github-app-key-file app.pem",
       "  livegate doctor --repository acme/live --aws --stack livegate"
     },
     mixinStandardHelpOptions = true,
     description =
-        "Checks the GitHub token's permissions, the webhook and the trunk's branch protection and,"
+        "Checks the GitHub token's (or GitHub App's) permissions, the webhook and the trunk's branch protection and,"
             + " with --aws, the deployed stack: account roles' trust, SES, runner versions; one"
             + " line each with a fix.")
 final class DoctorCli implements Callable<Integer> {
@@ -63,6 +71,8 @@ final class DoctorCli implements Callable<Integer> {
       paramLabel = "URL",
       description = "GitHub's API (GitHub Enterprise: https://HOST/api/v3).")
   URI githubApi;
+
+  @Mixin GitHubAppOptions githubApp;
 
   @ArgGroup(exclusive = false, heading = "AWS checks (--aws):%n")
   Aws aws;
@@ -115,15 +125,7 @@ final class DoctorCli implements Callable<Integer> {
   @Override
   public Integer call() {
     Map<String, String> environment = livegate.environment();
-    String token = environment.get("LIVEGATE_GITHUB_TOKEN");
-    if (token == null || token.isBlank()) {
-      throw new LivegateException(
-          "livegate doctor needs the GitHub token in LIVEGATE_GITHUB_TOKEN");
-    }
-    List<GitHubDoctor.Check> checks =
-        new ArrayList<>(
-            new GitHubDoctor(GitHubClient.create(githubApi, () -> token))
-                .check(repository, trunk, webhookUrl));
+    List<GitHubDoctor.Check> checks = new ArrayList<>(github(environment));
     if (aws != null) {
       checks.addAll(
           AwsDoctor.connect(
@@ -137,5 +139,27 @@ final class DoctorCli implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     checks.forEach(check -> out.println(check.line()));
     return checks.stream().allMatch(GitHubDoctor.Check::ok) ? 0 : 1;
+  }
+
+  /** The GitHub checks, as the App when its options are given, else with the token. */
+  private List<GitHubDoctor.Check> github(Map<String, String> environment) {
+    Optional<GitHubApp> app = githubApp.app();
+    if (app.isPresent()) {
+      return GitHubDoctor.checkApp(
+          app.get(),
+          token -> GitHubClient.create(githubApi, token),
+          Clock.systemUTC(),
+          repository,
+          trunk,
+          webhookUrl);
+    }
+    String token = environment.get("LIVEGATE_GITHUB_TOKEN");
+    if (token == null || token.isBlank()) {
+      throw new LivegateException(
+          "livegate doctor needs the GitHub token in LIVEGATE_GITHUB_TOKEN, or a GitHub App"
+              + " (--github-app-id, --github-app-installation-id, --github-app-key-file)");
+    }
+    return new GitHubDoctor(GitHubClient.create(githubApi, () -> token))
+        .check(repository, trunk, webhookUrl);
   }
 }

@@ -120,24 +120,7 @@ final class ServeCli implements Callable<Integer> {
           "File holding a GitHub token for statuses and HTTPS clones (else LIVEGATE_GITHUB_TOKEN); without one, statuses are logged.")
   private Path githubTokenFile;
 
-  @Option(
-      names = "--github-app-id",
-      paramLabel = "ID",
-      description =
-          "Act as this GitHub App (its client ID or App ID) instead of a token: with --github-app-installation-id and --github-app-key-file (docs/github-app.md).")
-  private String githubAppId;
-
-  @Option(
-      names = "--github-app-installation-id",
-      paramLabel = "N",
-      description = "The GitHub App's installation on the live repository's owner.")
-  private Long githubAppInstallationId;
-
-  @Option(
-      names = "--github-app-key-file",
-      paramLabel = "FILE",
-      description = "The GitHub App's private key, the PEM file GitHub downloads.")
-  private Path githubAppKeyFile;
+  @Mixin private GitHubAppOptions githubApp;
 
   @Option(
       names = "--lock-scope",
@@ -264,27 +247,16 @@ final class ServeCli implements Callable<Integer> {
    * {@code --github-token-file} or LIVEGATE_GITHUB_TOKEN; else none.
    */
   private Optional<Supplier<String>> githubToken(Map<String, String> environment, String served) {
-    boolean app =
-        githubAppId != null || githubAppInstallationId != null || githubAppKeyFile != null;
-    if (!app) {
-      return secret(githubTokenFile, environment.get("LIVEGATE_GITHUB_TOKEN"))
-          .map(value -> () -> value);
-    }
-    if (githubAppId == null || githubAppInstallationId == null || githubAppKeyFile == null) {
-      throw new LivegateException(
-          "a GitHub App needs all of --github-app-id, --github-app-installation-id and"
-              + " --github-app-key-file");
-    }
-    if (githubTokenFile != null) {
+    if (githubApp.given() && githubTokenFile != null) {
       throw new LivegateException(
           "give a GitHub App or --github-token-file, not both: the App's tokens replace the token");
     }
-    String key =
-        secret(githubAppKeyFile, null)
-            .orElseThrow(() -> new LivegateException(githubAppKeyFile + " is empty"));
-    GitHubApp githubApp =
-        GitHubApp.of(githubAppId, githubAppInstallationId, key, githubAppKeyFile.toString());
-    return Optional.of(InstallationTokens.create(githubApp, githubApiUrl, Optional.of(served)));
+    Optional<GitHubApp> app = githubApp.app();
+    if (app.isEmpty()) {
+      return secret(githubTokenFile, environment.get("LIVEGATE_GITHUB_TOKEN"))
+          .map(value -> () -> value);
+    }
+    return Optional.of(InstallationTokens.create(app.get(), githubApiUrl, Optional.of(served)));
   }
 
   private static Optional<String> secret(Path file, String variable) {

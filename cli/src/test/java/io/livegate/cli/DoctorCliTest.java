@@ -2,11 +2,16 @@ package io.livegate.cli;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.matching;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -66,6 +71,50 @@ class DoctorCliTest {
 
     assertThat(doctor.exitCode()).isEqualTo(1);
     assertThat(doctor.err())
-        .isEqualTo("livegate: livegate doctor needs the GitHub token in LIVEGATE_GITHUB_TOKEN\n");
+        .isEqualTo(
+            "livegate: livegate doctor needs the GitHub token in LIVEGATE_GITHUB_TOKEN, or a"
+                + " GitHub App (--github-app-id, --github-app-installation-id,"
+                + " --github-app-key-file)\n");
+  }
+
+  @Test
+  void doctorWithAGitHubAppChecksTheAppsJwtFirstAndStopsWhenGitHubRefusesIt() throws Exception {
+    GITHUB.stubFor(
+        get("/app")
+            .withHeader("Authorization", matching("Bearer [^.]+\\.[^.]+\\.[^.]+"))
+            .willReturn(
+                aResponse()
+                    .withStatus(401)
+                    .withBody("{\"message\": \"A JSON web token could not be decoded\"}")));
+    KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+    generator.initialize(2048);
+    Path key = Files.createTempFile("app", ".pem");
+    Files.writeString(
+        key,
+        "-----BEGIN PRIVATE KEY-----\n"
+            + Base64.getMimeEncoder()
+                .encodeToString(generator.generateKeyPair().getPrivate().getEncoded())
+            + "\n-----END PRIVATE KEY-----\n");
+
+    CliRun doctor =
+        CliRun.of(
+            "doctor",
+            "--repository",
+            "acme/live",
+            "--webhook-url",
+            URL,
+            "--github-api",
+            GITHUB.baseUrl(),
+            "--github-app-id",
+            "Iv23liTestClientId",
+            "--github-app-installation-id",
+            "4567",
+            "--github-app-key-file",
+            key.toString());
+
+    assertThat(doctor.exitCode()).as(doctor.toString()).isEqualTo(1);
+    assertThat(doctor.out())
+        .startsWith("FAIL  app: GitHub refused the App's JWT (GitHub answered 401); fix: ");
+    Files.delete(key);
   }
 }

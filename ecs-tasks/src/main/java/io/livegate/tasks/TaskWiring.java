@@ -12,6 +12,7 @@ import io.livegate.aws.LambdaTrigger;
 import io.livegate.aws.MetadbSource;
 import io.livegate.aws.RoleSessions;
 import io.livegate.aws.S3ExecutionLogs;
+import io.livegate.aws.S3KeptOutputs;
 import io.livegate.aws.S3PlanStore;
 import io.livegate.aws.Secrets;
 import io.livegate.aws.SesMailer;
@@ -34,6 +35,7 @@ import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.pr.StatusLedger;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.vote.Mailer;
+import io.livegate.process.DurableKeptOutputRunner;
 import io.livegate.process.LoggedCommandRunner;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.process.RunnerEnvironment;
@@ -168,6 +170,9 @@ public final class TaskWiring {
     S3Client s3 = aws.build(S3Client.builder());
     String bucket = Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET);
     SandboxedPlan.Tools tools = tools(new ProcessCommandRunner(out::println), "livegate-terra-run");
+    // how each apply ended outlives the task's container, for the retry of a killed task
+    DurableKeptOutputRunner durable =
+        new DurableKeptOutputRunner(tools.runner(), new S3KeptOutputs(s3, bucket), out::println);
     return new TerraRunJob(
         new TerraRunJob.Ports(
             store.deployments(),
@@ -181,7 +186,7 @@ public final class TaskWiring {
                 // stream: the console and status read a failed apply's error there
                 new SandboxedPlan.Tools(
                     new LoggedCommandRunner(
-                        tools.runner(),
+                        durable,
                         TerraRunJob.plans(workspace()),
                         new S3ExecutionLogs(s3, bucket),
                         clock),
@@ -191,7 +196,8 @@ public final class TaskWiring {
                 workspace()),
             new SfnTaskTokens(aws.build(SfnClient.builder())),
             deploymentStatuses(),
-            logUrl.get()),
+            logUrl.get(),
+            TerraRunJob.Resuming.from(durable, workspace())),
         out::println,
         clock);
   }

@@ -15,6 +15,7 @@ import io.livegate.core.unit.UnitRunner;
 import io.livegate.core.unit.UnitStep;
 import io.livegate.core.unit.Workspaces;
 import io.livegate.core.vote.VoteStore;
+import io.livegate.process.DurableKeptOutputRunner;
 import io.livegate.process.TerraRun;
 import io.livegate.scan.SandboxedPlan;
 import io.livegate.scan.repo.Checkout;
@@ -38,6 +39,7 @@ public final class TerraRunJob {
    * @param unitStep plans and applies the unit, as the local executor does
    * @param statuses where {@code livegate/deploy: <unit>} goes at each step, with {@code logUrl}
    * @param logUrl the link to the task's log, in statuses and in the plan's result
+   * @param resuming readies this task's workspace to finish an Apply that a killed task left
    */
   public record Ports(
       DeploymentStore deployments,
@@ -45,7 +47,24 @@ public final class TerraRunJob {
       UnitStep unitStep,
       SfnTaskTokens tokens,
       CommitStatusPublisher statuses,
-      String logUrl) {}
+      String logUrl,
+      Resuming resuming) {}
+
+  /**
+   * Gives the task that retries a killed Apply what the killed one kept beyond its container: its
+   * apply's output ({@link DurableKeptOutputRunner}), from which {@link
+   * TerraRun#finishInterruptedApply} tells that terraform had failed, so what failed is recorded
+   * failed and never applied again.
+   */
+  @FunctionalInterface
+  public interface Resuming {
+    void restore(Execution execution);
+
+    /** The output {@code durable} kept of the applies run in {@code workspace}. */
+    static Resuming from(DurableKeptOutputRunner durable, Path workspace) {
+      return execution -> durable.restore(TerraRun.applyPidFile(plans(workspace), execution));
+    }
+  }
 
   private final Ports ports;
   private final Consumer<String> log;
@@ -175,6 +194,9 @@ public final class TerraRunJob {
       return 1;
     }
     boolean interrupted = before.equals(Optional.of(FlowState.APPLY.stateName()));
+    if (interrupted) {
+      ports.resuming().restore(execution);
+    }
     ports
         .executions()
         .enterFlowState(

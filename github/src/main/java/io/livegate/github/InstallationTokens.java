@@ -43,6 +43,7 @@ public final class InstallationTokens implements Supplier<String> {
   private final GitHubClient appClient;
   private final Optional<String> repository;
   private final Clock clock;
+  private final Map<String, String> permissions;
   private Token current;
 
   /**
@@ -52,11 +53,25 @@ public final class InstallationTokens implements Supplier<String> {
    */
   public InstallationTokens(
       GitHubApp app, GitHubClient appClient, Optional<String> repository, Clock clock) {
+    this(app, appClient, repository, clock, PERMISSIONS);
+  }
+
+  /**
+   * @param permissions what each token asks for instead of {@link #PERMISSIONS} (doctor asks for
+   *     Webhooks: read alone to read the webhook)
+   */
+  public InstallationTokens(
+      GitHubApp app,
+      GitHubClient appClient,
+      Optional<String> repository,
+      Clock clock,
+      Map<String, String> permissions) {
     repository.ifPresent(GitHubClient::repositoryPath);
     this.app = app;
     this.appClient = appClient;
     this.repository = repository;
     this.clock = clock;
+    this.permissions = Map.copyOf(permissions);
   }
 
   /** Tokens of {@code app} from {@code apiBase}, with the default retries and the system clock. */
@@ -79,8 +94,8 @@ public final class InstallationTokens implements Supplier<String> {
     ObjectNode request = JSON.createObjectNode();
     repository.ifPresent(
         name -> request.putArray("repositories").add(name.substring(name.indexOf('/') + 1)));
-    ObjectNode permissions = request.putObject("permissions");
-    PERMISSIONS.forEach(permissions::put);
+    ObjectNode asked = request.putObject("permissions");
+    permissions.forEach(asked::put);
     String path = "/app/installations/" + app.installationId() + "/access_tokens";
     GitHubClient.Response response = appClient.post(path, request);
     JsonNode answer = response.json();

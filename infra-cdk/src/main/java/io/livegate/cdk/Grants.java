@@ -138,6 +138,16 @@ public final class Grants extends Construct {
     props.tasks().moduleSourcesToken().ifPresent(secret -> readSecret(role, secret));
     allow(role, List.of("s3:GetObject"), List.of(plans()));
     executionLogs(role);
+    // how each apply ended (aws S3KeptOutputs), read by the retry of a task killed before it
+    // recorded the outcome, so a failed apply is not applied again
+    allow(
+        role,
+        List.of("s3:GetObject", "s3:PutObject"),
+        List.of(
+            props
+                .tasks()
+                .artifacts()
+                .arnForObjects(RuntimeContract.Artifacts.APPLY_OUTPUTS_PREFIX + "*")));
     assume(role, props.applyRoleArns());
   }
 

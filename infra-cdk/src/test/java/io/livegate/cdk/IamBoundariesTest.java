@@ -423,13 +423,18 @@ class IamBoundariesTest {
     JsonNode plans = iam.resolved(stack.artifacts().arnForObjects(Tasks.PLANS_PREFIX + "*"));
     JsonNode logs =
         iam.resolved(stack.artifacts().arnForObjects(RuntimeContract.Artifacts.LOGS_PREFIX + "*"));
-    // terra-run also keeps each execution's log, beside the plans and apart from them
+    JsonNode applies =
+        iam.resolved(
+            stack.artifacts().arnForObjects(RuntimeContract.Artifacts.APPLY_OUTPUTS_PREFIX + "*"));
+    // terra-run also keeps each execution's log, beside the plans and apart from them; Apply also
+    // how each apply ended, which no other role reads or writes
     assertThat(iam.resources(role("terra-run-plan"), "s3:PutObject"))
         .containsExactlyInAnyOrder(plans, logs);
     assertThat(iam.resources(role("terra-run-plan"), "s3:GetObject")).containsExactly(logs);
     assertThat(iam.resources(role("terra-run-apply"), "s3:GetObject"))
-        .containsExactlyInAnyOrder(plans, logs);
-    assertThat(iam.resources(role("terra-run-apply"), "s3:PutObject")).containsExactly(logs);
+        .containsExactlyInAnyOrder(plans, logs, applies);
+    assertThat(iam.resources(role("terra-run-apply"), "s3:PutObject"))
+        .containsExactlyInAnyOrder(logs, applies);
     assertThat(iam.resources(role("approval-response"), "s3:GetObject")).containsExactly(plans);
     assertThat(rolesAllowed("s3:PutObject"))
         .containsExactlyInAnyOrder("terra-run-plan", "terra-run-apply");

@@ -443,6 +443,11 @@ public final class TerraRun implements UnitRunner {
 
   /** Where an apply's PID is kept while it runs. */
   public Path applyPidFile(Execution execution) {
+    return applyPidFile(plans, execution);
+  }
+
+  /** Where the apply of {@code execution} keeps its PID in the plan directory {@code plans}. */
+  public static Path applyPidFile(Path plans, Execution execution) {
     return plans.resolve(execution.name() + ".apply.pid");
   }
 

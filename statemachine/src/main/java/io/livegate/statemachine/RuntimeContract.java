@@ -58,6 +58,12 @@ public final class RuntimeContract {
     /** Where terra-run keeps each execution's log in that bucket ({@code logs/<execution>.log}). */
     public static final String LOGS_PREFIX = "logs/";
 
+    /**
+     * Where terra-run's Apply keeps how each apply ended ({@code applies/<execution>.apply.output/
+     * stdout|stderr}), for the retry of a task killed before it recorded the outcome.
+     */
+    public static final String APPLY_OUTPUTS_PREFIX = "applies/";
+
     private Artifacts() {}
   }
 

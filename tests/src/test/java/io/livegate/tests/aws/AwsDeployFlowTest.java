@@ -273,6 +273,44 @@ class AwsDeployFlowTest {
     assertThat(flow.lock.current()).isEmpty();
   }
 
+  /**
+   * Issue 28's "a failed apply is never applied again", on AWS: b's Apply task dies the moment its
+   * terraform apply failed, before terra-run recorded the failure; the retried task runs in a new
+   * container without the first one's disk, reads the killed attempt's output from the bucket, and
+   * records the failure instead of applying again.
+   */
+  @Test
+  void anApplyTaskKilledAtItsFailureIsRecordedFailedByTheRetryWithoutApplyingAgain() {
+    MotoDeployment flow = flow(LiveRepos::appsWithFailingApply, Duration.ofMinutes(10), 3600);
+    flow.killAtTheFailedApplyOf("app/b");
+
+    flow.deploy();
+    flow.drive(e -> Vote.Choice.APPROVE);
+
+    Execution b = flow.execution("app/b");
+    assertThat(b.status()).isEqualTo(ExecutionStatus.FAILED);
+    assertThat(flow.appliesOf("app/b")).as("terraform apply of b").isEqualTo(1);
+    assertThat(flow.metadb.executions().flowEvents(b.id()))
+        .contains("Apply: resumed: the previous Apply task stopped without an outcome")
+        .anySatisfy(
+            event ->
+                assertThat(event)
+                    .startsWith(
+                        "Failed: the interrupted apply had failed before its failure was"
+                            + " recorded, and is not applied again:")
+                    .contains("Error: Resource postcondition failed"));
+    assertThat(flow.commitStatuses().of(StatusTexts.deployContext("app/b", false)))
+        .last()
+        .satisfies(
+            status ->
+                assertThat(status.description())
+                    .isEqualTo("apply failed: Error: Resource postcondition failed"));
+    assertThat(b.newResources()).containsExactly("terraform_data.this");
+    assertThat(flow.execution("app/c").status()).isEqualTo(ExecutionStatus.ABORTED);
+    assertThat(flow.deploymentStatus()).isEqualTo(DeploymentStatus.FAILED);
+    assertThat(flow.lock.current()).isEmpty();
+  }
+
   @ParameterizedTest(name = "killed {0} terraform applied")
   @ValueSource(strings = {"before", "after"})
   void anApplyWhoseTaskWasKilledIsFinishedByTheRetriedTaskWithoutApplyingTwice(String when) {

@@ -10,6 +10,7 @@ import io.livegate.aws.AwsEngine;
 import io.livegate.aws.EcsScanLauncher;
 import io.livegate.aws.RoleSessions;
 import io.livegate.aws.S3ExecutionLogs;
+import io.livegate.aws.S3KeptOutputs;
 import io.livegate.aws.S3PlanStore;
 import io.livegate.aws.SfnFlows;
 import io.livegate.aws.SfnHeartbeat;
@@ -25,17 +26,23 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.flow.FlowCallback;
 import io.livegate.core.flow.FlowDecision;
 import io.livegate.core.flow.FlowState;
+import io.livegate.core.runner.Command;
+import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.testing.RecordingStatuses;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteDesk;
 import io.livegate.core.vote.VoteLinks;
+import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.lambdas.admin.AdminHandler;
 import io.livegate.lambdas.approval.ApprovalRequestHandler;
 import io.livegate.lambdas.approval.ApprovalResponseHandler;
 import io.livegate.lambdas.approval.ApprovalWiring;
 import io.livegate.lambdas.trigger.TriggerHandler;
+import io.livegate.lambdas.webhook.WebhookHandler;
+import io.livegate.lambdas.webhook.WebhookWiring;
+import io.livegate.process.DurableKeptOutputRunner;
 import io.livegate.process.LoggedCommandRunner;
 import io.livegate.process.ProcessCommandRunner;
 import io.livegate.scan.CreateDeployStack;
@@ -45,6 +52,7 @@ import io.livegate.scan.config.AccountsFile;
 import io.livegate.scan.repo.Checkout;
 import io.livegate.sql.Metadb;
 import io.livegate.sql.testing.EmbeddedMetadb;
+import io.livegate.sql.testing.Webhooks;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
@@ -52,6 +60,7 @@ import io.livegate.tasks.TerraRunJob;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
 import io.livegate.tests.scenarios.Outcome;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -62,6 +71,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -78,6 +88,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -210,11 +221,16 @@ public final class MotoDeployment implements AutoCloseable {
   private final List<TokenAnswer> decisions = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> handledTasks = new HashSet<>();
   private final Map<String, Boolean> killFirstApply = new ConcurrentHashMap<>();
+  private final Set<String> killAtFailedApply = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> applies = new ConcurrentHashMap<>();
+  private final DurableKeptOutputRunner durable;
   private final Set<String> seenMails = new HashSet<>();
   private final Set<Long> voted = new HashSet<>();
   private final Map<Long, Map<String, Map<Vote.Choice, String>>> ballots = new TreeMap<>();
   private final Map<String, DescribeExecutionResponse> ended = new LinkedHashMap<>();
   private final Map<String, String> taskEnvironment;
+  private final Map<String, String> webhookEnvironment;
+  private WebhookHandler webhook;
   private int playedInvocations;
 
   /** How often EventBridge delivers each status change. */
@@ -355,11 +371,21 @@ public final class MotoDeployment implements AutoCloseable {
       env.put(
           RuntimeContract.Approval.VOTE_KEY_SECRET,
           secrets.createSecret(r -> r.name("livegate/vote-key").secretString(VOTE_KEY)).arn());
+      env.put(
+          RuntimeContract.Webhook.WEBHOOK_SECRET,
+          secrets
+              .createSecret(r -> r.name("livegate/webhook").secretString(Webhooks.SECRET))
+              .arn());
     }
     env.put(RuntimeContract.Approval.MAIL_FROM, MAIL_FROM);
     env.put(RuntimeContract.Approval.VOTE_BASE_URL, VOTE_BASE_URL);
     env.put(RuntimeContract.Approval.SKIP_EMPTY, Boolean.toString(settings.skipEmpty()));
     env.put(RuntimeContract.Artifacts.PLAN_BUCKET, BUCKET);
+    env.put(RuntimeContract.Webhook.REPOSITORY, REPOSITORY);
+    env.put(RuntimeContract.Webhook.TRUNK, "main");
+    env.put(RuntimeContract.PullRequestPlans.TASK_DEFINITION, taskDefinition);
+    env.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, TRIGGER_FUNCTION);
+    webhookEnvironment = Map.copyOf(env);
     ApprovalWiring approval = ApprovalWiring.fromEnvironment(env);
     approvalRequests = new ApprovalRequestHandler(approval::requestVotes);
     ApprovalResponseHandler.Parts wired = approval.responseParts();
@@ -383,6 +409,18 @@ public final class MotoDeployment implements AutoCloseable {
     // The workspace persists between Plan and Apply and across units: it stands in for the units'
     // remote backend (S3 in production), since the units keep local state files and read their
     // dependencies' outputs from them.
+    DurableKeptOutputRunner durable =
+        new DurableKeptOutputRunner(
+            new AssumedRoleRunner(
+                new ProcessCommandRunner(line -> {}),
+                new RoleSessions(
+                    moto.client(StsClient.builder()),
+                    "livegate-terra-run",
+                    RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
+                    clock),
+                moto.region().id()),
+            new S3KeptOutputs(s3, BUCKET),
+            System.out::println);
     terraRun =
         new TerraRunJob(
             new TerraRunJob.Ports(
@@ -396,26 +434,18 @@ public final class MotoDeployment implements AutoCloseable {
                     new SandboxedPlan.Tools(
                         // as TaskWiring wires terra-run: each command's output kept in the bucket
                         new LoggedCommandRunner(
-                            new AssumedRoleRunner(
-                                new ProcessCommandRunner(line -> {}),
-                                new RoleSessions(
-                                    moto.client(StsClient.builder()),
-                                    "livegate-terra-run",
-                                    RuntimeContract.Tasks.DEFAULT_ROLE_SESSION_DURATION,
-                                    clock),
-                                moto.region().id()),
-                            TerraRunJob.plans(workspace()),
-                            logs,
-                            clock),
+                            this::runInContainer, TerraRunJob.plans(workspace()), logs, clock),
                         RunnerArgv.TERRAFORM,
                         sandbox,
                         terraformEnvironment),
                     workspace()),
                 tokens,
                 statuses,
-                LOG_URL),
+                LOG_URL,
+                TerraRunJob.Resuming.from(durable, workspace())),
             System.out::println,
             clock);
+    this.durable = durable;
   }
 
   /**
@@ -507,6 +537,54 @@ public final class MotoDeployment implements AutoCloseable {
         .message();
   }
 
+  /**
+   * GitHub's delivery of pull request {@code number}, squashed into {@code merge} on top of {@code
+   * base}, to the webhook Lambda as production wires it; answers the Lambda's response. The
+   * statuses it holds back reach the trigger as a recorded invocation, which {@link #drive} plays.
+   */
+  JsonNode deliverMerge(int number, String base, String merge) {
+    ObjectNode payload = Webhooks.merged(number, merge);
+    ((ObjectNode) payload.get("repository")).put("full_name", REPOSITORY);
+    ObjectNode pr = (ObjectNode) payload.get("pull_request");
+    pr.put("commits", 1);
+    ((ObjectNode) pr.get("base")).put("ref", "main").put("sha", base);
+    ObjectNode head = (ObjectNode) pr.get("head");
+    head.put("ref", "pr-" + number).put("sha", merge);
+    ((ObjectNode) head.get("repo")).put("full_name", REPOSITORY);
+    if (webhook == null) {
+      WebhookWiring wiring = WebhookWiring.fromEnvironment(webhookEnvironment);
+      webhook = new WebhookHandler(wiring::receiver, wiring::handOnStatuses);
+    }
+    return deliver(webhook, payload);
+  }
+
+  /**
+   * A {@code pull_request} delivery of {@code payload}, signed with the webhook secret under a new
+   * delivery id, to {@code webhook} as its Function URL passes it; answers the Lambda's response.
+   */
+  static JsonNode deliver(WebhookHandler webhook, ObjectNode payload) {
+    String body = payload.toString();
+    ObjectNode event = JSON.createObjectNode();
+    event.putObject("requestContext").putObject("http").put("method", "POST");
+    event
+        .putObject("headers")
+        .put("x-github-event", "pull_request")
+        .put("x-github-delivery", UUID.randomUUID().toString())
+        .put(
+            "x-hub-signature-256",
+            WebhookSignature.sign(
+                WebhookSignature.secret(Webhooks.SECRET), body.getBytes(StandardCharsets.UTF_8)));
+    event.put("body", body);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      webhook.handleRequest(
+          new ByteArrayInputStream(event.toString().getBytes(StandardCharsets.UTF_8)), out, null);
+      return JSON.readTree(out.toByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The deployment of pull request {@code number}. */
   Deployment deploymentOf(int number) {
     return metadb.deployments().all().stream()
@@ -548,20 +626,27 @@ public final class MotoDeployment implements AutoCloseable {
     assertThat(job.run(merge)).isZero();
   }
 
-  /** The merge a create-deploy-stack task's argv names ({@link EcsScanLauncher#command}). */
+  /**
+   * The merge a create-deploy-stack task's argv names ({@link EcsScanLauncher#command}), as the
+   * task reads it: a merge GitHub reported keeps its head and commit count, so its range follows
+   * the trunk's order ({@link io.livegate.core.deploy.TrunkOrder}) as it does in production.
+   */
   private static MergedPullRequest scanned(List<String> command) {
     Map<String, String> options = new HashMap<>();
     for (String argument : command.subList(1, command.size())) {
       int equals = argument.indexOf('=');
       options.put(argument.substring(0, equals), argument.substring(equals + 1));
     }
-    return MergedPullRequest.withExactBase(
+    String head = options.get("--head-sha");
+    return MergedPullRequest.fromGitHub(
         options.get("--repository"),
         Integer.parseInt(options.get("--pull-request")),
         options.get("--base-ref"),
         options.get("--head-ref"),
         options.get("--base-sha"),
-        options.get("--merge-sha"));
+        options.get("--merge-sha"),
+        head.isEmpty() ? null : head,
+        Integer.parseInt(options.get("--commits")));
   }
 
   /** The rendered deploy flow with the Plan state's HeartbeatSeconds set to {@code seconds}. */
@@ -685,6 +770,57 @@ public final class MotoDeployment implements AutoCloseable {
     killFirstApply.put(unit, afterApplying);
   }
 
+  /**
+   * Makes the Apply task of {@code unit} die the moment its terraform apply fails: its output is
+   * kept as production keeps it, then the container is gone (its disk with it) before terra-run
+   * records the failure or logs the command.
+   */
+  void killAtTheFailedApplyOf(String unit) {
+    killAtFailedApply.add(unit);
+  }
+
+  /** How many times terraform apply ran for the (non-rollback) execution of {@code unit}. */
+  int appliesOf(String unit) {
+    return applies.getOrDefault(name(unit), 0);
+  }
+
+  /** The container's command runner: counts each apply, and dies where a test asked. */
+  private CommandResult runInContainer(Command command) {
+    CommandResult result = durable.run(command);
+    if (command.pidFile().isEmpty()) {
+      return result;
+    }
+    Path pidFile = command.pidFile().get();
+    String name = pidFile.getFileName().toString().replace(".apply.pid", "");
+    applies.merge(name, 1, Integer::sum);
+    Optional<Execution> killed =
+        executions().stream()
+            .filter(e -> e.name().equals(name) && killAtFailedApply.contains(e.unit()))
+            .findFirst();
+    if (result.exitCode() != 0 && killed.isPresent()) {
+      killAtFailedApply.remove(killed.get().unit());
+      Path output = ProcessCommandRunner.keptOutput(pidFile);
+      try {
+        Files.deleteIfExists(output.resolve(ProcessCommandRunner.STDOUT));
+        Files.deleteIfExists(output.resolve(ProcessCommandRunner.STDERR));
+        Files.deleteIfExists(output);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      throw new ContainerKilled(name);
+    }
+    return result;
+  }
+
+  /** The Apply task's container died: nothing after this point of terra-run ran. */
+  private static final class ContainerKilled extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ContainerKilled(String execution) {
+      super("the Apply task of " + execution + " was killed");
+    }
+  }
+
   /** An exception out of terra-run apply ends the container's main with a non-zero code. */
   private int applyInContainer(long executionId) {
     Execution execution = metadb.executions().find(executionId).orElseThrow();
@@ -702,6 +838,9 @@ public final class MotoDeployment implements AutoCloseable {
     }
     try {
       return terraRun.apply(executionId);
+    } catch (ContainerKilled e) {
+      System.out.println("harness: " + e.getMessage());
+      return KILLED;
     } catch (RuntimeException e) {
       System.out.println("terra-run apply threw: " + e);
       return 1;

@@ -13,7 +13,6 @@ import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.pr.PullRequestHead;
 import io.livegate.core.testing.RecordingStatuses;
-import io.livegate.core.webhook.WebhookSignature;
 import io.livegate.lambdas.SnapStartPriming;
 import io.livegate.lambdas.admin.AdminHandler;
 import io.livegate.lambdas.trigger.TriggerHandler;
@@ -37,7 +36,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -149,23 +147,8 @@ class WebhookAwsTest {
         .taskDefinitionArn();
   }
 
-  private JsonNode deliver(ObjectNode payload) throws IOException {
-    String body = payload.toString();
-    ObjectNode event = JSON.createObjectNode();
-    event.putObject("requestContext").putObject("http").put("method", "POST");
-    event
-        .putObject("headers")
-        .put("x-github-event", "pull_request")
-        .put("x-github-delivery", UUID.randomUUID().toString())
-        .put(
-            "x-hub-signature-256",
-            WebhookSignature.sign(
-                WebhookSignature.secret(Webhooks.SECRET), body.getBytes(StandardCharsets.UTF_8)));
-    event.put("body", body);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    webhook.handleRequest(
-        new ByteArrayInputStream(event.toString().getBytes(StandardCharsets.UTF_8)), out, null);
-    return JSON.readTree(out.toByteArray());
+  private JsonNode deliver(ObjectNode payload) {
+    return MotoDeployment.deliver(webhook, payload);
   }
 
   /** The admin Lambda invoked with {@code request}, as Lambda's runtime calls its handler. */
