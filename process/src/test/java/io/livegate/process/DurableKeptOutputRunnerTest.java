@@ -49,7 +49,8 @@ class DurableKeptOutputRunnerTest {
         dir,
         Map.of(),
         Duration.ofMinutes(1),
-        Optional.of(plans.resolve("d1-app-b.apply.pid")));
+        Optional.of(plans.resolve("d1-app-b.apply.pid")),
+        Optional.empty());
   }
 
   @Test
