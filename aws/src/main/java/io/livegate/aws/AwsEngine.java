@@ -1,6 +1,7 @@
 package io.livegate.aws;
 
 import io.livegate.core.LivegateException;
+import io.livegate.core.Printable;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.FailurePolicy;
@@ -110,7 +111,10 @@ public final class AwsEngine {
                 new EcsScanLauncher(
                     ecs, Env.required(environment, RuntimeContract.Scan.TASK_DEFINITION)),
                 lock,
-                instead.orElseGet(() -> github.statuses(System.out::println))),
+                // a status's message names units and branches: one message, one log line
+                instead.orElseGet(
+                    () ->
+                        github.statuses(message -> System.out.println(Printable.escape(message))))),
             new Engine.Settings(
                 enumValue(
                     FailurePolicy.class,

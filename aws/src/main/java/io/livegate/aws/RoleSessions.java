@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
+import io.livegate.core.Printable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -174,7 +175,7 @@ public final class RoleSessions implements AutoCloseable {
         status = 200;
       } catch (LivegateException e) {
         // The SDK retries and then fails the terraform call; the task's log says why.
-        System.err.println("role-session endpoint: " + e.getMessage());
+        System.err.println(Printable.escape("role-session endpoint: " + e.getMessage()));
         body = "{\"message\":\"cannot renew the session\"}".getBytes(StandardCharsets.UTF_8);
         status = 500;
       }

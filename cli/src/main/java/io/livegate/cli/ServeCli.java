@@ -6,6 +6,7 @@ import io.livegate.cli.local.LocalWiring;
 import io.livegate.cli.local.SmtpRelay;
 import io.livegate.cli.local.VoteServer;
 import io.livegate.core.LivegateException;
+import io.livegate.core.Printable;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.LoggedStatuses;
@@ -224,9 +225,12 @@ final class ServeCli implements Callable<Integer> {
     return 0;
   }
 
+  /**
+   * One message of serve's log: pull request titles and branches are in them ({@link Printable}).
+   */
   private static void log(PrintWriter out, String line) {
     synchronized (out) {
-      out.println(line);
+      out.println(Printable.continued(line));
       out.flush();
     }
   }

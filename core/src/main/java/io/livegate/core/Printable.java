@@ -15,6 +15,9 @@ import java.io.Writer;
  * U+2028 and U+2029, which some log viewers break lines at).
  */
 public final class Printable {
+  /** How far {@link #continued} indents a message's lines after its first. */
+  private static final int CONTINUATION_INDENT = 4;
+
   private Printable() {}
 
   /** {@code text} on one line: every control character escaped, newlines too. */
@@ -29,6 +32,22 @@ public final class Printable {
    */
   public static String escapeExceptLines(String text) {
     return escape(text, true);
+  }
+
+  /**
+   * {@code message} as lines of a log that is read line by line (a terminal, an ECS task's log in
+   * CloudWatch), for a message that may span lines on purpose (a failure with terraform's error):
+   * every control character escaped but the newline and the tab, and every line after the first
+   * indented by {@value #CONTINUATION_INDENT} spaces. So no text inside a message, terraform's
+   * output or a name from the repository, starts a line of its own that could pass for livegate's,
+   * which start at the margin. A sink that writes each message as one record (a Lambda's log event)
+   * escapes the newline too ({@link #escape}).
+   */
+  public static String continued(String message) {
+    String escaped = escapeExceptLines(message);
+    int end = escaped.endsWith("\n") ? escaped.length() - 1 : escaped.length();
+    return escaped.substring(0, end).replace("\n", "\n" + " ".repeat(CONTINUATION_INDENT))
+        + escaped.substring(end);
   }
 
   private static String escape(String text, boolean keepLines) {
@@ -72,6 +91,28 @@ public final class Printable {
    */
   public static PrintWriter writer(Writer out) {
     return new PrintWriter(new EscapingWriter(out), true);
+  }
+
+  /**
+   * {@code out} as a log: escaped as {@link #writer} escapes, and each message printed with {@code
+   * println} {@link #continued}, its lines after the first indented. What a task prints is all log
+   * lines, so a message cannot forge one.
+   */
+  public static PrintWriter logWriter(Writer out) {
+    return new PrintWriter(new EscapingWriter(out), true) {
+      @Override
+      public void println(String message) {
+        synchronized (lock) {
+          print(message == null ? null : continued(message));
+          println();
+        }
+      }
+
+      @Override
+      public void println(Object message) {
+        println(String.valueOf(message));
+      }
+    };
   }
 
   private static final class EscapingWriter extends FilterWriter {

@@ -20,6 +20,7 @@ import io.livegate.aws.SfnHeartbeat;
 import io.livegate.aws.SfnTaskTokens;
 import io.livegate.aws.TaskLogLink;
 import io.livegate.core.LivegateException;
+import io.livegate.core.Printable;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.deploy.CommitStatusPublisher;
 import io.livegate.core.deploy.FailurePolicy;
@@ -321,7 +322,8 @@ public final class TaskWiring {
         pullRequestCheckout(),
         new TerraRunUnitPlanner(
             tools(
-                new ProcessCommandRunner(line -> out.println("[" + unit + "] " + line)),
+                new ProcessCommandRunner(
+                    line -> out.println("[" + Printable.escape(unit) + "] " + line)),
                 "livegate-pr-plan"),
             workspace().resolve("plans"),
             sources()),

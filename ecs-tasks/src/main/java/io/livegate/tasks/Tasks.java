@@ -36,8 +36,9 @@ import picocli.CommandLine.Parameters;
     description = "livegate's ECS tasks.")
 public final class Tasks {
   public static void main(String[] args) {
-    // the task's log: what the repository's code and names bring is printed escaped (Printable)
-    System.exit(execute(System.getenv(), Printable.writer(new PrintWriter(System.out)), args));
+    // the task's log: what the repository's code and names bring is printed escaped, and a
+    // message's lines after its first indented, so none passes for a line of its own (Printable)
+    System.exit(execute(System.getenv(), Printable.logWriter(new PrintWriter(System.out)), args));
   }
 
   static int execute(Map<String, String> environment, PrintWriter out, String... args) {

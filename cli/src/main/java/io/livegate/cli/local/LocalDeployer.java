@@ -453,12 +453,13 @@ public final class LocalDeployer {
   }
 
   private void log(Execution execution, String message) {
-    // the unit path is the repository's: a newline in it would forge a line of this log
+    // the unit path is the repository's: a newline in it would forge a line of this log; so would
+    // one in terraform's error inside a failure's message, whose lines go indented
     log.accept(
         "["
             + Printable.escape(execution.unit())
             + (execution.rollback() ? " rollback" : "")
             + "] "
-            + message);
+            + Printable.continued(message));
   }
 }

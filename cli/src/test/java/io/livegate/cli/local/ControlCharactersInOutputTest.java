@@ -34,13 +34,11 @@ class ControlCharactersInOutputTest {
 
   @Test
   void aUnitPathWithANewlineAndEscapesForgesNoLineAndNoTerminalEscape() throws Exception {
-    TestRepo repo = TestRepo.create(dir.resolve("live"));
-    repo.write("README.md", "live\n");
-    repo.write(".gitignore", ".terraform/\n.terraform.lock.hcl\nterraform.tfstate*\n");
-    repo.commit("empty");
-    repo.write(UNIT + "/terragrunt.hcl", "inputs = {}\n")
-        .write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {}\n");
-    repo.commit("a unit with control characters in its path");
+    TestRepo repo =
+        oneUnit(
+            UNIT,
+            "resource \"terraform_data\" \"app\" {}\n",
+            "a unit with control characters in its path");
     Path state = dir.resolve("state");
 
     CliRun scan = CliRun.withPath("scan", "--repo", repo.root().toString(), "--base", "HEAD~1");
@@ -58,6 +56,44 @@ class ControlCharactersInOutputTest {
         assertNoForgery(Files.readString(log));
       }
     }
+  }
+
+  /**
+   * A unit's plan fails with an error message of its own making (a variable's validation), which
+   * holds a newline and then a line that reads like livegate's: terraform prints it at the margin,
+   * and the failure's message carries terraform's error into the deployment's log. Every line of a
+   * message after its first is indented there, so the forged line starts no line of the log.
+   */
+  @Test
+  void aForgedLineInTerraformsErrorStaysIndentedUnderItsUnitsFailure() throws Exception {
+    TestRepo repo =
+        oneUnit(
+            "dev/app",
+            "variable \"v\" {\n  default = \"x\"\n  validation {\n    condition     = var.v =="
+                + " \"y\"\n    error_message = \"bad\\n"
+                + FORGED
+                + "\"\n  }\n}\n",
+            "a unit whose plan fails with a message of its own");
+
+    CliRun deploy = CliRun.autoApprovedDeploy(repo.root(), dir.resolve("state"));
+
+    String printed = deploy.out() + deploy.err();
+    System.out.println(printed);
+    assertThat(deploy.exitCode()).as(deploy.toString()).isNotZero();
+    assertThat(printed).contains("[dev/app] failed: plan exited with 1:\n    ");
+    assertThat(printed.lines()).contains("    " + FORGED);
+    assertNoForgery(printed);
+  }
+
+  /** A repository with an empty commit, then {@code unit} with {@code mainTf} committed. */
+  private TestRepo oneUnit(String unit, String mainTf, String message) {
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    repo.write("README.md", "live\n");
+    repo.write(".gitignore", ".terraform/\n.terraform.lock.hcl\nterraform.tfstate*\n");
+    repo.commit("empty");
+    repo.write(unit + "/terragrunt.hcl", "inputs = {}\n").write(unit + "/main.tf", mainTf);
+    repo.commit(message);
+    return repo;
   }
 
   private static void assertNoForgery(String printed) {

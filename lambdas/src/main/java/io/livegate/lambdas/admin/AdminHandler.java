@@ -53,9 +53,7 @@ public final class AdminHandler implements RequestStreamHandler {
       answer = AdminCall.error(e.getMessage());
     }
     Handlers.write(output, answer);
-    if (context != null) {
-      context.getLogger().log(answer + "\n");
-    }
+    Handlers.log(context, answer);
   }
 
   /** Runs the command {@code request} asks for, or answers why it cannot. */

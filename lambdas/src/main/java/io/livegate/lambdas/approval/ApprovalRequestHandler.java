@@ -41,9 +41,7 @@ public final class ApprovalRequestHandler implements RequestStreamHandler {
       throws IOException {
     JsonNode answer = handle(Handlers.read(input, "the SNS event"));
     Handlers.write(output, answer);
-    if (context != null) {
-      context.getLogger().log(answer + "\n");
-    }
+    Handlers.log(context, answer);
   }
 
   /** Handles every record of the event; the answer has one line per record. */

@@ -72,9 +72,7 @@ public final class MigrateHandler implements RequestStreamHandler {
       throws IOException {
     ObjectNode answer = handle(Handlers.read(input, "the custom resource event"));
     Handlers.write(output, answer);
-    if (context != null) {
-      context.getLogger().log(answer + "\n");
-    }
+    Handlers.log(context, answer);
   }
 
   /**

@@ -113,7 +113,7 @@ public final class TriggerHandler implements RequestStreamHandler {
             engine.gate(),
             engine.finalStatuses(),
             new SfnTaskTokens(engine.aws().build(SfnClient.builder())),
-            engine.github().statuses(System.out::println));
+            engine.github().statuses(Handlers::log));
     return () -> wired;
   }
 
@@ -123,9 +123,7 @@ public final class TriggerHandler implements RequestStreamHandler {
     ObjectNode answer = Handlers.JSON.createObjectNode();
     answer.put("message", handle(Handlers.read(input, "the trigger event")));
     Handlers.write(output, answer);
-    if (context != null) {
-      context.getLogger().log(answer.get("message").asText() + "\n");
-    }
+    Handlers.log(context, answer.get("message").asText());
   }
 
   /** Handles one event and says what it did. */

@@ -64,9 +64,7 @@ public final class WebhookHandler implements RequestStreamHandler {
     response.putObject("headers").put("content-type", "text/plain; charset=utf-8");
     response.put("body", answer.body() + "\n");
     Handlers.write(output, response);
-    if (context != null) {
-      context.getLogger().log(answer.status() + " " + answer.body() + "\n");
-    }
+    Handlers.log(context, answer.status() + " " + answer.body());
   }
 
   /** Answers one Function URL event. */

@@ -2,6 +2,10 @@ package io.livegate.lambdas.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,7 +15,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,5 +103,108 @@ class WebhookHandlerTest {
     handler.handleRequest(
         new ByteArrayInputStream("[]".getBytes(StandardCharsets.UTF_8)), out, null);
     assertThat(JSON.readTree(out.toByteArray()).get("statusCode").asInt()).isEqualTo(400);
+  }
+
+  /**
+   * A pull request's base branch is the payload's text: a newline in it would start a second line
+   * of the function's log, one that looks like livegate's, and an escape sequence would reach
+   * whoever tails the log in a terminal. The answer is logged as one escaped line.
+   */
+  @Test
+  void aBranchNameWithANewlineAndEscapesIsLoggedAsOneEscapedLine() throws IOException {
+    ObjectNode payload = (ObjectNode) Webhooks.payload("pull_request.opened");
+    String forged = "livegate: FORGED deployment 1: succeeded";
+    ((ObjectNode) payload.path("pull_request").path("base"))
+        .put("ref", "release\n" + forged + "\u001b[2J\r");
+    String body = payload.toString();
+    LoggingContext context = new LoggingContext();
+
+    handler.handleRequest(
+        new ByteArrayInputStream(
+            event("POST", body, false, sign(body)).toString().getBytes(StandardCharsets.UTF_8)),
+        new ByteArrayOutputStream(),
+        context);
+
+    System.out.println(context.logged);
+    assertThat(context.logged).hasSize(1);
+    assertThat(context.logged.get(0))
+        .startsWith("202 ignored: ")
+        .contains("merges into release\\n" + forged + "\\e[2J\\r")
+        .doesNotContain("\u001b", "\r")
+        .endsWith("\n")
+        .containsOnlyOnce("\n");
+  }
+
+  /**
+   * What the Lambda runtime hands a handler, as far as logging goes: a fake, since the runtime
+   * itself runs only in AWS; the log lines are what the test reads.
+   */
+  private static final class LoggingContext implements Context {
+    final List<String> logged = new ArrayList<>();
+
+    @Override
+    public LambdaLogger getLogger() {
+      return new LambdaLogger() {
+        @Override
+        public void log(String message) {
+          logged.add(message);
+        }
+
+        @Override
+        public void log(byte[] message) {
+          logged.add(new String(message, StandardCharsets.UTF_8));
+        }
+      };
+    }
+
+    @Override
+    public String getAwsRequestId() {
+      return "request";
+    }
+
+    @Override
+    public String getLogGroupName() {
+      return "group";
+    }
+
+    @Override
+    public String getLogStreamName() {
+      return "stream";
+    }
+
+    @Override
+    public String getFunctionName() {
+      return "webhook";
+    }
+
+    @Override
+    public String getFunctionVersion() {
+      return "1";
+    }
+
+    @Override
+    public String getInvokedFunctionArn() {
+      return "arn:aws:lambda:us-east-1:000000000000:function:webhook";
+    }
+
+    @Override
+    public CognitoIdentity getIdentity() {
+      return null;
+    }
+
+    @Override
+    public ClientContext getClientContext() {
+      return null;
+    }
+
+    @Override
+    public int getRemainingTimeInMillis() {
+      return 10_000;
+    }
+
+    @Override
+    public int getMemoryLimitInMB() {
+      return 512;
+    }
   }
 }
