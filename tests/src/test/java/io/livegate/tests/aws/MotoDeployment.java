@@ -348,7 +348,6 @@ public final class MotoDeployment implements AutoCloseable {
     this.statuses = engine.statuses();
     trigger =
         new TriggerHandler(TriggerHandler.parts(engine), TriggerHandler.watchdog(engine, env));
-    admin = new AdminHandler(AdminHandler.wired(engine));
     // The approval Lambdas as production wires them too, answering task tokens through a
     // recorder that keeps each answer for the tests.
     try (SecretsManagerClient secrets = moto.client(SecretsManagerClient.builder())) {
@@ -360,6 +359,7 @@ public final class MotoDeployment implements AutoCloseable {
     env.put(RuntimeContract.Approval.VOTE_BASE_URL, VOTE_BASE_URL);
     env.put(RuntimeContract.Approval.SKIP_EMPTY, Boolean.toString(settings.skipEmpty()));
     env.put(RuntimeContract.Artifacts.PLAN_BUCKET, BUCKET);
+    admin = new AdminHandler(engine, env);
     ApprovalWiring approval = ApprovalWiring.fromEnvironment(env);
     approvalRequests = new ApprovalRequestHandler(approval::requestVotes);
     ApprovalResponseHandler.Parts wired = approval.responseParts();
