@@ -61,6 +61,11 @@ public final class S3ExecutionLogs implements ExecutionLogs {
     }
   }
 
+  @Override
+  public String location(String executionName) {
+    return "s3://" + bucket + "/" + key(executionName);
+  }
+
   private static String key(String executionName) {
     if (!BoundedLog.isExecutionName(executionName)) {
       throw new LivegateException("'" + executionName + "' is not an execution name");

@@ -1,21 +1,22 @@
 package io.livegate.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import io.livegate.cli.local.DeploymentReport;
+import io.livegate.aws.LambdaAdmin;
+import io.livegate.cli.local.FileExecutionLogs;
 import io.livegate.cli.local.StateReader;
-import io.livegate.cli.local.SummaryTable;
 import io.livegate.core.LivegateException;
-import io.livegate.core.deploy.Deployment;
+import io.livegate.core.admin.AdminCommand;
+import io.livegate.core.admin.AdminResult;
+import io.livegate.core.admin.DeploymentReport;
+import io.livegate.core.admin.ReadStatus;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -23,8 +24,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code livegate status}: the local deployments, their executions and why they failed, read while
- * or after a run ({@link StateReader}).
+ * {@code livegate status}: the deployments, their executions, why they failed and where their logs
+ * are kept, or one unit's kept log; read from the local state directory while or after a run
+ * ({@link StateReader}), or with {@code --aws} through the admin Lambda ({@link ReadStatus} both).
  */
 @Command(
     name = "status",
@@ -33,17 +35,19 @@ import picocli.CommandLine.Spec;
     footer = {
       "  livegate status --state-dir ~/.livegate",
       "  livegate status 3 --state-dir ~/.livegate",
-      "  livegate status --json --state-dir ~/.livegate"
+      "  livegate status 3 --log app/db --state-dir ~/.livegate",
+      "  livegate status --json --state-dir ~/.livegate",
+      "  livegate status 3 --log app/db --aws --function livegate-admin"
     },
     description = {
       "Shows the deployments in the state directory: id, status, trigger, commits, timestamps, why"
-          + " they failed, and each unit's status, duration and plan.",
-      "It only reads: it works while a run holds the state directory, and never creates one."
+          + " they failed, where each failed unit's log is kept, and each unit's status, duration"
+          + " and plan. With --log UNIT it prints that unit's kept log (plan, apply, destroy and"
+          + " rollback output) instead.",
+      "It only reads: it works while a run holds the state directory, and never creates one. With"
+          + " --aws it reads an installation on AWS through its admin Lambda (logs kept in S3)."
     })
 final class StatusCli implements Callable<Integer> {
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
   @Spec private CommandSpec spec;
 
   @Parameters(
@@ -53,19 +57,48 @@ final class StatusCli implements Callable<Integer> {
       description = "Show only this deployment.")
   private Long deploymentId;
 
-  @Option(
-      names = "--state-dir",
-      paramLabel = "DIR",
-      description = "The state directory (default: ~/.livegate).")
-  private Path stateDir;
+  @ArgGroup(exclusive = true)
+  private AdminCli.Where where = new AdminCli.Where();
 
   @Option(names = "--json", description = "Print JSON, for scripts.")
   private boolean json;
 
+  @Option(
+      names = "--log",
+      paramLabel = "UNIT",
+      description = "Print the kept log of this unit of deployment ID (and of its rollback).")
+  private String log;
+
   @Override
-  public Integer call() throws JsonProcessingException {
-    Path directory = stateDir != null ? stateDir : LocalOptions.defaultStateDirectory();
+  public Integer call() {
+    AdminCommand.Status status =
+        new AdminCommand.Status(
+            deploymentId == null ? OptionalLong.empty() : OptionalLong.of(deploymentId),
+            json,
+            Optional.ofNullable(log));
+    AdminResult result = where != null && where.aws != null ? onAws(status) : locally(status);
+    if (!result.done()) {
+      throw new LivegateException(String.join("\n", result.lines()));
+    }
     PrintWriter out = spec.commandLine().getOut();
+    result.lines().forEach(out::println);
+    return 0;
+  }
+
+  private AdminResult onAws(AdminCommand.Status status) {
+    AdminCli.Aws aws = where.aws;
+    try (LambdaAdmin lambda =
+        LambdaAdmin.connect(
+            aws.function, Optional.ofNullable(aws.region), Optional.ofNullable(aws.endpoint))) {
+      return lambda.run(status);
+    }
+  }
+
+  private AdminResult locally(AdminCommand.Status status) {
+    Path directory =
+        where != null && where.stateDir != null
+            ? where.stateDir
+            : LocalOptions.defaultStateDirectory();
     try (StateReader state = StateReader.open(directory)) {
       state
           .holder()
@@ -79,97 +112,25 @@ final class StatusCli implements Callable<Integer> {
                               + " ("
                               + holder
                               + "); this is what it has recorded so far"));
-      List<Deployment> deployments =
-          deploymentId == null
-              ? state.deployments().all()
-              : List.of(
-                  state
-                      .deployments()
-                      .find(deploymentId)
-                      .orElseThrow(
-                          () ->
-                              new LivegateException(
-                                  "there is no deployment "
-                                      + deploymentId
-                                      + " in "
-                                      + state.root())));
-      List<DeploymentReport> reports = new ArrayList<>();
-      for (Deployment deployment : deployments) {
-        reports.add(
-            DeploymentReport.of(
-                state.deployments(), state.executions(), state.votes(), deployment.id()));
+      ReadStatus read =
+          new ReadStatus(
+              state.deployments(),
+              state.executions(),
+              state.votes(),
+              new FileExecutionLogs(state.root().resolve("logs")),
+              "in " + state.root());
+      if (!status.json()) {
+        return read.run(status);
       }
-      if (json) {
-        Map<String, Object> document = new LinkedHashMap<>();
-        document.put("stateDirectory", state.root().toString());
-        document.put("deployments", reports.stream().map(DeploymentReport::json).toList());
-        out.println(JSON.writeValueAsString(document));
-        return 0;
-      }
+      Optional<List<DeploymentReport>> reports = read.reports(status.deployment());
       if (reports.isEmpty()) {
-        out.println("no deployments in " + state.root());
+        return read.run(status);
       }
-      for (DeploymentReport report : reports) {
-        out.print(text(report, state.root().resolve("logs")));
-        out.println();
-      }
-      return 0;
+      // The local document says which state directory it read.
+      Map<String, Object> document = new LinkedHashMap<>();
+      document.put("stateDirectory", state.root().toString());
+      document.putAll(read.document(reports.get()));
+      return new AdminResult(ReadStatus.json(document).lines().toList(), true);
     }
-  }
-
-  private static String text(DeploymentReport report, Path logs) {
-    Deployment deployment = report.deployment();
-    StringBuilder text = new StringBuilder();
-    text.append("deployment ")
-        .append(deployment.id())
-        .append(": ")
-        .append(deployment.status().id())
-        .append('\n');
-    line(text, "repository", deployment.pullRequest().repository());
-    line(text, "trigger", report.trigger());
-    line(
-        text,
-        "commits",
-        shortSha(deployment.pullRequest().baseCommit())
-            + ".."
-            + shortSha(deployment.pullRequest().mergeCommit()));
-    line(text, "queued", String.valueOf(deployment.createdAt()));
-    if (deployment.startedAt() != null) {
-      line(text, "started", deployment.startedAt().toString());
-    }
-    if (deployment.finishedAt() != null) {
-      line(
-          text,
-          "finished",
-          deployment.finishedAt()
-              + " (took "
-              + DeploymentReport.duration(deployment.startedAt(), deployment.finishedAt())
-              + ")");
-    }
-    for (DeploymentReport.Failure failure : report.failures()) {
-      // terraform's error runs over many lines: each is indented under the unit
-      List<String> reason = failure.reason().lines().filter(row -> !row.isBlank()).toList();
-      line(text, "failed", failure.unit() + ": " + (reason.isEmpty() ? "" : reason.get(0)));
-      reason.stream()
-          .skip(1)
-          .forEach(row -> text.append("              ").append(row.strip()).append('\n'));
-      Path log = logs.resolve(failure.executionName() + ".log");
-      if (Files.exists(log)) {
-        line(text, "log", log.toString());
-      }
-    }
-    SummaryTable.render(report.view())
-        .lines()
-        .limit(report.view().executions().size() + 1L)
-        .forEach(row -> text.append("  ").append(row).append('\n'));
-    return text.toString();
-  }
-
-  private static void line(StringBuilder text, String label, String value) {
-    text.append(String.format("  %-11s %s%n", label, value));
-  }
-
-  private static String shortSha(String sha) {
-    return sha.substring(0, Math.min(12, sha.length()));
   }
 }

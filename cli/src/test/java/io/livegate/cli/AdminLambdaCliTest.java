@@ -53,7 +53,18 @@ class AdminLambdaCliTest {
   }
 
   private static CliRun admin(String... args) {
-    List<String> all = new ArrayList<>(List.of("admin"));
+    return onAws("admin", args);
+  }
+
+  private static CliRun status(String... args) {
+    return onAws("status", args);
+  }
+
+  /**
+   * {@code livegate COMMAND ARGS --aws ...} against the stub, as the operator's machine runs it.
+   */
+  private static CliRun onAws(String command, String... args) {
+    List<String> all = new ArrayList<>(List.of(command));
     all.addAll(List.of(args));
     all.addAll(
         List.of(
@@ -94,6 +105,11 @@ class AdminLambdaCliTest {
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
     assertThat(run.out()).isEqualTo("first line\nsecond line\n");
+    verifyInvokedSignedAsTheCaller();
+  }
+
+  /** The function was invoked, waiting for its answer, signed with SigV4 as the caller. */
+  private static void verifyInvokedSignedAsTheCaller() {
     LAMBDA.verify(
         postRequestedFor(urlEqualTo(INVOKE))
             .withHeader(
@@ -142,6 +158,58 @@ class AdminLambdaCliTest {
     assertThat(failed.exitCode()).isEqualTo(1);
     assertThat(failed.err())
         .isEqualTo("livegate: the admin Lambda livegate-admin failed: cannot reach the metadb\n");
+  }
+
+  @ParameterizedTest(name = "status {0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          ''                   | {"command":"status","json":false}
+          3                    | {"command":"status","deployment":3,"json":false}
+          --json               | {"command":"status","json":true}
+          3 --log app/b        | {"command":"status","deployment":3,"json":false,"log":"app/b"}
+          """)
+  void statusWithAwsReadsThroughTheLambdaSignedAsTheCallerAndPrintsItsLines(
+      String arguments, String request) {
+    answer(
+        request,
+        "{\"lines\":[\"log of app/b in deployment 3: s3://artifacts/logs/x.log\","
+            + "\"--- 2026-11-27T20:00:00Z  terraform apply  (exit 1)\"],\"done\":true}");
+
+    CliRun run = status(arguments.isEmpty() ? new String[0] : arguments.split(" "));
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out())
+        .isEqualTo(
+            "log of app/b in deployment 3: s3://artifacts/logs/x.log\n"
+                + "--- 2026-11-27T20:00:00Z  terraform apply  (exit 1)\n");
+    verifyInvokedSignedAsTheCaller();
+  }
+
+  @Test
+  void aStatusOfADeploymentThatIsNotThereOnAwsIsAnErrorAsItIsLocally() {
+    answer(
+        "{\"command\":\"status\",\"deployment\":9,\"json\":false}",
+        "{\"lines\":[\"there is no deployment 9 on AWS\"],\"done\":false}");
+
+    CliRun run = status("9");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).isEqualTo("livegate: there is no deployment 9 on AWS\n");
+  }
+
+  @Test
+  void statusTakesEitherAStateDirectoryOrAws() {
+    CliRun both = status("--state-dir", "/tmp/nowhere");
+
+    assertThat(both.exitCode()).isEqualTo(2);
+    assertThat(both.err())
+        .isEqualTo(
+            "livegate status: Error: --state-dir=DIR and [--aws --function=NAME [--region=REGION]"
+                + " [--endpoint-url=URL]] are mutually exclusive (specify only one)\n"
+                + "Run 'livegate status --help' for its options and examples.\n");
   }
 
   @Test

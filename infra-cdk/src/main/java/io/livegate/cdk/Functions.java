@@ -192,6 +192,10 @@ public final class Functions extends Construct {
     // The operator's commands (livegate admin --aws) drive the same engine. No URL, no alias, no
     // resource policy: only an IAM identity of the account allowed lambda:InvokeFunction on it
     // reaches it, and the caller invokes it rarely enough that SnapStart would buy nothing.
+    // It also answers livegate status --aws, with the execution logs it reads from the bucket.
+    Map<String, String> adminEnvironment = engineEnvironment();
+    adminEnvironment.put(
+        RuntimeContract.Artifacts.PLAN_BUCKET, props.tasks().artifacts().getBucketName());
     this.admin =
         props
             .functionFactory()
@@ -202,7 +206,7 @@ public final class Functions extends Construct {
                     RuntimeContract.Handlers.ADMIN,
                     1024,
                     Duration.seconds(60),
-                    engineEnvironment(),
+                    adminEnvironment,
                     false,
                     null));
     all.put("admin", admin);

@@ -266,8 +266,10 @@ public final class Grants extends Construct {
   /**
    * admin runs the operator's commands through the engine: it hands the merge lock on (so it takes
    * and releases it), relaunches create-deploy-stack (retry-scan), stops the flows of an aborted
-   * deployment and starts those of the next one, and posts commit statuses. It answers no task
-   * token, starts no other task, and reads neither the vote-link key nor the webhook secret.
+   * deployment and starts those of the next one, and posts commit statuses; for {@code livegate
+   * status --aws} it reads the execution logs (ListBucket makes a log not kept read as missing). It
+   * answers no task token, starts no other task, writes no log, and reads neither the plans, the
+   * vote-link key nor the webhook secret.
    */
   private void admin() {
     Function function = props.functions().admin();
@@ -279,6 +281,12 @@ public final class Grants extends Construct {
     runTask(role, props.tasks().createDeployStack());
     stateMachine.grantStartExecution(role);
     stateMachine.grantExecution(role, "states:StopExecution");
+    allow(
+        role,
+        List.of("s3:GetObject"),
+        List.of(
+            props.tasks().artifacts().arnForObjects(RuntimeContract.Artifacts.LOGS_PREFIX + "*")));
+    allow(role, List.of("s3:ListBucket"), List.of(props.tasks().artifacts().getBucketArn()));
   }
 
   /** What every function needs: writing its log group, and the network interfaces of the VPC. */

@@ -148,7 +148,9 @@ class IamBoundariesTest {
                     "states:StartExecution",
                     "states:StopExecution",
                     "ecs:RunTask",
-                    "iam:PassRole")),
+                    "iam:PassRole",
+                    "s3:GetObject",
+                    "s3:ListBucket")),
             Map.entry(
                 "create-deploy-stack",
                 Set.of("secretsmanager:GetSecretValue", "lambda:InvokeFunction")),
@@ -419,7 +421,7 @@ class IamBoundariesTest {
   }
 
   @Test
-  void planFilesAreWrittenByPlanAndReadByApplyAndTheConfirmPage() {
+  void planFilesAreWrittenByPlanAndReadByApplyAndTheConfirmPageAndLogsAreReadByAdminToo() {
     JsonNode plans = iam.resolved(stack.artifacts().arnForObjects(Tasks.PLANS_PREFIX + "*"));
     JsonNode logs =
         iam.resolved(stack.artifacts().arnForObjects(RuntimeContract.Artifacts.LOGS_PREFIX + "*"));
@@ -436,10 +438,13 @@ class IamBoundariesTest {
     assertThat(iam.resources(role("terra-run-apply"), "s3:PutObject"))
         .containsExactlyInAnyOrder(logs, applies);
     assertThat(iam.resources(role("approval-response"), "s3:GetObject")).containsExactly(plans);
+    // admin reads the logs for livegate status --aws, and no plan
+    assertThat(iam.resources(role("admin"), "s3:GetObject")).containsExactly(logs);
     assertThat(rolesAllowed("s3:PutObject"))
         .containsExactlyInAnyOrder("terra-run-plan", "terra-run-apply");
     assertThat(rolesAllowed("s3:GetObject"))
-        .containsExactlyInAnyOrder("terra-run-plan", "terra-run-apply", "approval-response");
+        .containsExactlyInAnyOrder(
+            "terra-run-plan", "terra-run-apply", "approval-response", "admin");
   }
 
   @Test

@@ -193,6 +193,16 @@ public final class TerraRun implements UnitRunner {
       return Step.failed(failure("show", json));
     }
     PlanSummary changes = PlanJson.summary(json.stdout());
+    if (execution.planSummary() != null && execution.planSummary().changedResources() == 0) {
+      // recorded before summaries listed the changed resources (or a plan that changes none)
+      changes =
+          new PlanSummary(
+              changes.add(),
+              changes.change(),
+              changes.destroy(),
+              changes.newProviders(),
+              changes.destroyed());
+    }
     if (!changes.equals(execution.planSummary())) {
       return Step.failed(
           "the saved plan's changes ("

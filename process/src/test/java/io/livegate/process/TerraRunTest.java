@@ -121,22 +121,7 @@ class TerraRunTest {
   @Test
   void aPlanWhoseChangesAreNotTheSummaryTheVotersWereShownIsNotApplied() {
     Execution planned = planned(execution("d1-app", List.of()));
-    Execution shownNothing =
-        new Execution(
-            planned.id(),
-            planned.deploymentId(),
-            planned.name(),
-            planned.spec(),
-            planned.status(),
-            planned.dependsOn(),
-            planned.planArtifact(),
-            planned.planSha256(),
-            new PlanSummary(0, 0, 0, List.of()),
-            planned.newResources(),
-            planned.decision(),
-            planned.createdAt(),
-            planned.startedAt(),
-            planned.finishedAt());
+    Execution shownNothing = shown(planned, new PlanSummary(0, 0, 0, List.of()));
 
     UnitRunner.Step<List<String>> applied = terraRun.apply(shownNothing, Set.of(BUILTIN));
 
@@ -283,6 +268,48 @@ class TerraRunTest {
     assertThat(runner.calls("show")).hasSize(1);
     List<String> argv = runner.calls("show").get(0).command().argv();
     assertThat(argv).containsSequence("--iam-assume-role", applyRole).doesNotContain(planRole);
+  }
+
+  @Test
+  void aPlanVotedOnBeforeSummariesListedTheChangedResourcesIsStillApplied() {
+    Execution planned = planned(execution("d1-app", List.of()));
+    assertThat(planned.planSummary().firstChanges()).containsExactly("terraform_data.app: create");
+    PlanSummary recorded = planned.planSummary();
+    // what an earlier livegate recorded for the same plan: the counts, without the listing
+    Execution votedEarlier =
+        shown(
+            planned,
+            new PlanSummary(
+                recorded.add(),
+                recorded.change(),
+                recorded.destroy(),
+                recorded.newProviders(),
+                recorded.destroyed()));
+
+    UnitRunner.Step<List<String>> applied = terraRun.apply(votedEarlier, Set.of(BUILTIN));
+
+    assertThat(applied.error()).isNull();
+    assertThat(TerraformState.ids(dir.resolve("live").resolve(UNIT)).keySet())
+        .containsExactly("terraform_data.app");
+  }
+
+  /** {@code planned} as if its voters had been shown {@code summary}. */
+  private static Execution shown(Execution planned, PlanSummary summary) {
+    return new Execution(
+        planned.id(),
+        planned.deploymentId(),
+        planned.name(),
+        planned.spec(),
+        planned.status(),
+        planned.dependsOn(),
+        planned.planArtifact(),
+        planned.planSha256(),
+        summary,
+        planned.newResources(),
+        planned.decision(),
+        planned.createdAt(),
+        planned.startedAt(),
+        planned.finishedAt());
   }
 
   private Execution planned(Execution execution) {

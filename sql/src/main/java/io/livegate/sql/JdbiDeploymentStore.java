@@ -28,7 +28,7 @@ public final class JdbiDeploymentStore implements DeploymentStore {
       "id, repository, pr_number, base_ref, head_ref, base_commit, merge_commit, head_commit,"
           + " commits, drift_run,"
           + " status, queue_position, stack_stored, created_at, started_at, finished_at, range_base,"
-          + " covered_by";
+          + " covered_by, pr_title, pr_author";
 
   private final LazyJdbi jdbi;
 
@@ -101,9 +101,11 @@ public final class JdbiDeploymentStore implements DeploymentStore {
         handle
             .createQuery(
                 "INSERT INTO deployments (repository, pr_number, base_ref, head_ref, base_commit,"
-                    + " merge_commit, head_commit, commits, drift_run, status, stack_stored, created_at) VALUES"
+                    + " merge_commit, head_commit, commits, drift_run, status, stack_stored, created_at,"
+                    + " pr_title, pr_author) VALUES"
                     + " (:repository, :number, :baseRef, :headRef, :baseCommit, :mergeCommit,"
-                    + " :headCommit, :commits, :driftRun, 'queued', :stackStored, :now) ON CONFLICT ON CONSTRAINT"
+                    + " :headCommit, :commits, :driftRun, 'queued', :stackStored, :now, :title,"
+                    + " :author) ON CONFLICT ON CONSTRAINT"
                     + " deployments_one_per_merge DO NOTHING RETURNING id")
             .bind("repository", pr.repository())
             .bind("number", pr.number())
@@ -116,6 +118,8 @@ public final class JdbiDeploymentStore implements DeploymentStore {
             .bind("driftRun", pr.driftRun())
             .bind("stackStored", stackStored)
             .bind("now", Timestamp.from(now))
+            .bind("title", pr.title())
+            .bind("author", pr.author())
             .mapTo(Long.class)
             .findOne();
     if (inserted.isPresent()) {
@@ -389,7 +393,9 @@ public final class JdbiDeploymentStore implements DeploymentStore {
             rs.getString("merge_commit"),
             rs.getString("head_commit"),
             rs.getInt("commits"),
-            rs.getString("drift_run"));
+            rs.getString("drift_run"),
+            rs.getString("pr_title"),
+            rs.getString("pr_author"));
     return new Deployment(
         rs.getLong("id"),
         pr,

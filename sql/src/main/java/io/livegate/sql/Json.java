@@ -37,7 +37,11 @@ final class Json {
                 "newProviders",
                 summary.newProviders(),
                 "destroyed",
-                summary.destroyed()));
+                summary.destroyed(),
+                "firstChanges",
+                summary.firstChanges(),
+                "changedResources",
+                summary.changedResources()));
   }
 
   static PlanSummary summary(String json) {
@@ -50,12 +54,17 @@ final class Json {
     // Summaries stored before the destroyed resources were recorded have none.
     @SuppressWarnings("unchecked")
     List<String> destroyed = (List<String>) map.getOrDefault("destroyed", List.of());
+    // ... and those stored before the changed resources were, none of these.
+    @SuppressWarnings("unchecked")
+    List<String> changes = (List<String>) map.getOrDefault("firstChanges", List.of());
     return new PlanSummary(
         (Integer) map.get("add"),
         (Integer) map.get("change"),
         (Integer) map.get("destroy"),
         providers,
-        destroyed);
+        destroyed,
+        changes,
+        (Integer) map.getOrDefault("changedResources", 0));
   }
 
   private static String write(Object value) {

@@ -47,7 +47,8 @@ final class Migrations {
           "V7__drift_reconcile.sql",
           "V8__plan_reference.sql",
           "V9__trunk_order.sql",
-          "V10__vote_reason.sql");
+          "V10__vote_reason.sql",
+          "V11__pull_request_title.sql");
 
   private Migrations() {}
 

@@ -9,6 +9,8 @@ import io.livegate.core.admin.InvalidAdminCommand;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -18,7 +20,8 @@ import java.util.Set;
  * <ul>
  *   <li>request: {@code {"command": "abort", "deployment": 12, "reason": "..."}}; {@code "queue"}
  *       takes nothing, {@code "retry-scan"} a {@code deployment}, {@code "release-lock"} a {@code
- *       repository}, {@code "resolve-rollback"} an {@code execution};
+ *       repository}, {@code "resolve-rollback"} an {@code execution}, {@code "status"} an optional
+ *       {@code deployment}, {@code json} (true or false) and {@code log} (a unit's path);
  *   <li>answer: {@code {"lines": ["..."], "done": true}}, or {@code {"error": "..."}} for a request
  *       that could not be run (its fields named).
  * </ul>
@@ -31,6 +34,8 @@ public final class AdminCall {
   public static final String EXECUTION = "execution";
   public static final String REPOSITORY = "repository";
   public static final String REASON = "reason";
+  public static final String JSON = "json";
+  public static final String LOG = "log";
   public static final String LINES = "lines";
   public static final String DONE = "done";
   public static final String ERROR = "error";
@@ -41,7 +46,8 @@ public final class AdminCall {
           AdminCommand.RetryScan.NAME,
           AdminCommand.Abort.NAME,
           AdminCommand.ReleaseLock.NAME,
-          AdminCommand.ResolveRollback.NAME);
+          AdminCommand.ResolveRollback.NAME,
+          AdminCommand.Status.NAME);
 
   private AdminCall() {}
 
@@ -56,6 +62,10 @@ public final class AdminCall {
       request.put(REPOSITORY, release.repository());
     } else if (command instanceof AdminCommand.ResolveRollback resolve) {
       request.put(EXECUTION, resolve.execution());
+    } else if (command instanceof AdminCommand.Status status) {
+      status.deployment().ifPresent(id -> request.put(DEPLOYMENT, id));
+      request.put(JSON, status.json());
+      status.log().ifPresent(unit -> request.put(LOG, unit));
     }
     return request;
   }
@@ -96,6 +106,23 @@ public final class AdminCall {
       case AdminCommand.ResolveRollback.NAME -> {
         onlyFields(request, Set.of(EXECUTION));
         return new AdminCommand.ResolveRollback(id(request, EXECUTION));
+      }
+      case AdminCommand.Status.NAME -> {
+        onlyFields(request, Set.of(DEPLOYMENT, JSON, LOG));
+        JsonNode json = request.path(JSON);
+        if (!json.isMissingNode() && !json.isBoolean()) {
+          throw new InvalidAdminCommand("json must be true or false, not " + json);
+        }
+        JsonNode log = request.path(LOG);
+        if (!log.isMissingNode() && !log.isTextual()) {
+          throw new InvalidAdminCommand("log must be a text (a unit's path), not " + log);
+        }
+        return new AdminCommand.Status(
+            request.has(DEPLOYMENT)
+                ? OptionalLong.of(id(request, DEPLOYMENT))
+                : OptionalLong.empty(),
+            json.asBoolean(false),
+            log.isMissingNode() ? Optional.empty() : Optional.of(log.asText()));
       }
       default ->
           throw new InvalidAdminCommand(

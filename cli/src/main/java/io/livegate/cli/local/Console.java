@@ -1,6 +1,7 @@
 package io.livegate.cli.local;
 
 import io.livegate.core.Html;
+import io.livegate.core.admin.DeploymentReport;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.DeploymentStore;

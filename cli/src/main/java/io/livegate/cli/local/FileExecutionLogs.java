@@ -58,6 +58,11 @@ public final class FileExecutionLogs implements ExecutionLogs {
     }
   }
 
+  @Override
+  public String location(String executionName) {
+    return file(executionName).toString();
+  }
+
   private Path file(String executionName) {
     if (!BoundedLog.isExecutionName(executionName)) {
       throw new LivegateException("'" + executionName + "' is not an execution name");

@@ -140,7 +140,9 @@ class LocalDeployDeletedUnitsTest {
       assertThat(SentMail.text(mail))
           .contains("Action:  DESTROY: this unit was deleted from the repository")
           .contains(
-              "Plan:    0 to add, 0 to change, 1 to destroy\nDestroys:\n  - terraform_data.service\n");
+              "Plan:    0 to add, 0 to change, 1 to destroy\n"
+                  + "Changes:\n  terraform_data.service: delete\n"
+                  + "Destroys:\n  - terraform_data.service\n");
       assertThat(SentMail.read(file).unit()).isEqualTo(SERVICE);
     }
   }

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -89,6 +90,46 @@ class StatusCliTest {
     assertThat(deployment.get("failures").get(0).get("unit").asText()).isEqualTo("app/b");
     assertThat(deployment.get("failures").get(0).get("reason").asText())
         .startsWith("apply exited with 1:\n");
+    assertThat(deployment.get("failures").get(0).get("log").asText()).isEqualTo(log.toString());
+
+    CliRun kept = CliRun.of("status", "1", "--log", "app/b", "--state-dir", state.toString());
+
+    assertThat(kept.exitCode()).as(kept.toString()).isZero();
+    // app/b's own log, then its rollback's (the destroy of what its failed apply created)
+    String own = "log of app/b in deployment 1: " + log + "\n" + Files.readString(log);
+    assertThat(kept.out()).startsWith(own);
+    String rollback = kept.out().substring(own.length());
+    String header = rollback.lines().findFirst().orElseThrow();
+    assertThat(header)
+        .matches(
+            "log of app/b \\(rollback\\) in deployment 1: "
+                + Pattern.quote(log.getParent() + "/")
+                + "d1-rb-app-b-[0-9a-f]{12}\\.log");
+    Path rollbackLog = Path.of(header.substring(header.indexOf(": ") + 2));
+    assertThat(rollback).isEqualTo(header + "\n" + Files.readString(rollbackLog));
+  }
+
+  @Test
+  void aLogOfAUnitThatIsNotThereOrWithoutADeploymentIsAnError() throws Exception {
+    Path state = dir.resolve("state");
+    TestRepo repo = LiveRepos.failingApply(dir.resolve("live"));
+    assertThat(CliRun.autoApprovedDeploy(repo.root(), state).exitCode()).isEqualTo(1);
+
+    CliRun noUnit = CliRun.of("status", "1", "--log", "app/z", "--state-dir", state.toString());
+    CliRun noDeployment = CliRun.of("status", "--log", "app/b", "--state-dir", state.toString());
+    CliRun asJson =
+        CliRun.of("status", "1", "--log", "app/b", "--json", "--state-dir", state.toString());
+
+    assertThat(noUnit.exitCode()).as(noUnit.toString()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(noUnit.err())
+        .isEqualTo(
+            "livegate: deployment 1 has no unit app/z; its units: app/a, app/b, app/d, app/c\n");
+    assertThat(noDeployment.exitCode()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(noDeployment.err())
+        .isEqualTo(
+            "livegate: a unit's log is read from one deployment: give its id with the unit\n");
+    assertThat(asJson.exitCode()).isEqualTo(Livegate.EXIT_FAILURE);
+    assertThat(asJson.err()).isEqualTo("livegate: a log is plain text: ask for it without JSON\n");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
+import io.livegate.core.admin.DeploymentReport;
 import io.livegate.core.deploy.CreateDeploymentCommand;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -210,7 +211,7 @@ class VotePageBrowserTest {
             tuple(ALICE, Vote.Choice.APPROVE, ""), tuple(BOB, Vote.Choice.REJECT, reason));
     assertThat(
             DeploymentReport.of(wiring.deployments, wiring.executions, wiring.votes, deployed.id())
-                .json()
+                .json(wiring.logs)
                 .toString())
         .contains("reason=" + reason);
 

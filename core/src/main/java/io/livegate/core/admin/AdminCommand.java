@@ -1,10 +1,13 @@
 package io.livegate.core.admin;
 
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
- * One {@code livegate admin} subcommand with its arguments. Each record checks its own fields, so a
- * command that exists is one that can be run, whichever runtime it came from (the command line or
+ * One operator command with its arguments: a {@code livegate admin} subcommand, or {@code livegate
+ * status} (which on AWS reads through the admin Lambda too). Each record checks its own fields, so
+ * a command that exists is one that can be run, whichever runtime it came from (the command line or
  * the admin Lambda's request).
  */
 public sealed interface AdminCommand {
@@ -84,6 +87,37 @@ public sealed interface AdminCommand {
 
     public ResolveRollback {
       positive("execution", execution);
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+  }
+
+  /**
+   * {@code livegate status}: every deployment, or only {@code deployment}; as text or as JSON; or
+   * the kept log of one unit ({@code log}) of that deployment. It only reads ({@link ReadStatus}).
+   */
+  record Status(OptionalLong deployment, boolean json, Optional<String> log)
+      implements AdminCommand {
+    public static final String NAME = "status";
+
+    public Status {
+      deployment.ifPresent(id -> positive("deployment", id));
+      if (log.isPresent()) {
+        if (deployment.isEmpty()) {
+          throw new InvalidAdminCommand(
+              "a unit's log is read from one deployment: give its id with the unit");
+        }
+        if (json) {
+          throw new InvalidAdminCommand("a log is plain text: ask for it without JSON");
+        }
+        if (log.get().isBlank() || log.get().length() > MAX_REASON) {
+          throw new InvalidAdminCommand(
+              "the unit whose log to show must be a path of 1 to " + MAX_REASON + " characters");
+        }
+      }
     }
 
     @Override

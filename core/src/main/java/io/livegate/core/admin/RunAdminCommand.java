@@ -1,5 +1,6 @@
 package io.livegate.core.admin;
 
+import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
@@ -35,6 +36,10 @@ public final class RunAdminCommand {
   }
 
   public AdminResult run(AdminCommand command) {
+    if (command instanceof AdminCommand.Status) {
+      // status needs the execution logs, which the engine does not hold
+      throw new LivegateException("status is read by ReadStatus, not run by RunAdminCommand");
+    }
     if (command instanceof AdminCommand.RetryScan retry && !operator.launchesScans()) {
       return new AdminResult(
           List.of(

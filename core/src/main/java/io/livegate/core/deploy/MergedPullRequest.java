@@ -21,6 +21,9 @@ import io.livegate.core.LivegateException;
  * @param driftRun {@code null} for a merge; for a drift reconcile (docs/drift.md), the drift run
  *     that found the drift: a reconcile is identified by it, not by its commit, because the trunk
  *     head it redeploys has usually been deployed by its merge already
+ * @param title the pull request's title as GitHub's payload gave it (the author's words: data,
+ *     escaped wherever it is shown); empty when not known
+ * @param author the login of the pull request's author; empty when not known
  */
 public record MergedPullRequest(
     String repository,
@@ -31,8 +34,12 @@ public record MergedPullRequest(
     String mergeCommit,
     String headCommit,
     int commits,
-    String driftRun) {
+    String driftRun,
+    String title,
+    String author) {
   public MergedPullRequest {
+    title = title == null ? "" : title;
+    author = author == null ? "" : author;
     if (repository == null || repository.isBlank()) {
       throw new LivegateException("a merged pull request needs its repository");
     }
@@ -63,7 +70,33 @@ public record MergedPullRequest(
       String headCommit,
       int commits) {
     return new MergedPullRequest(
-        repository, number, baseRef, headRef, baseCommit, mergeCommit, headCommit, commits, null);
+        repository,
+        number,
+        baseRef,
+        headRef,
+        baseCommit,
+        mergeCommit,
+        headCommit,
+        commits,
+        null,
+        "",
+        "");
+  }
+
+  /** This merge with its pull request's title and author, as the webhook's payload names them. */
+  public MergedPullRequest titled(String title, String author) {
+    return new MergedPullRequest(
+        repository,
+        number,
+        baseRef,
+        headRef,
+        baseCommit,
+        mergeCommit,
+        headCommit,
+        commits,
+        driftRun,
+        title,
+        author);
   }
 
   /**
@@ -75,7 +108,8 @@ public record MergedPullRequest(
     if (driftRun == null) {
       throw new LivegateException("a drift reconcile of " + repository + " needs its drift run");
     }
-    return new MergedPullRequest(repository, 0, trunkRef, trunkRef, head, head, null, 0, driftRun);
+    return new MergedPullRequest(
+        repository, 0, trunkRef, trunkRef, head, head, null, 0, driftRun, "", "");
   }
 
   /** Whether this is a drift reconcile rather than a merge. */
@@ -92,7 +126,7 @@ public record MergedPullRequest(
       String baseCommit,
       String mergeCommit) {
     return new MergedPullRequest(
-        repository, number, baseRef, headRef, baseCommit, mergeCommit, null, 0, null);
+        repository, number, baseRef, headRef, baseCommit, mergeCommit, null, 0, null, "", "");
   }
 
   /** Whether {@code baseCommit} is the trunk just before the merge, as given by hand. */

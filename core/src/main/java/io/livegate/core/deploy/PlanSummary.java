@@ -8,15 +8,36 @@ import java.util.List;
  * @param newProviders providers the config requires that the state does not hold yet
  * @param destroyed the full addresses of the resources it destroys (replaced ones included),
  *     sorted: what a vote on a destroy lists
+ * @param firstChanges the first {@value #LISTED} changed resources with their actions, sorted, as
+ *     {@link io.livegate.core.flow.PlanJson#changes} writes them ({@code terraform_data.app:
+ *     update}): what the vote mail lists
+ * @param changedResources how many resources the plan changes in all
  */
 public record PlanSummary(
-    int add, int change, int destroy, List<String> newProviders, List<String> destroyed) {
+    int add,
+    int change,
+    int destroy,
+    List<String> newProviders,
+    List<String> destroyed,
+    List<String> firstChanges,
+    int changedResources) {
+  /** How many changed resources a summary keeps (a plan may change thousands). */
+  public static final int LISTED = 10;
+
   public PlanSummary {
     newProviders = List.copyOf(newProviders);
     destroyed = List.copyOf(destroyed);
+    firstChanges = List.copyOf(firstChanges.subList(0, Math.min(LISTED, firstChanges.size())));
+    changedResources = Math.max(changedResources, firstChanges.size());
   }
 
-  /** A summary that does not list the destroyed resources. */
+  /** A summary that does not list the changed resources. */
+  public PlanSummary(
+      int add, int change, int destroy, List<String> newProviders, List<String> destroyed) {
+    this(add, change, destroy, newProviders, destroyed, List.of(), 0);
+  }
+
+  /** A summary that lists neither the destroyed nor the changed resources. */
   public PlanSummary(int add, int change, int destroy, List<String> newProviders) {
     this(add, change, destroy, newProviders, List.of());
   }

@@ -22,8 +22,9 @@ public final class PlanJson {
   private PlanJson() {}
 
   /**
-   * The plan's counts, the providers it needs that the prior state does not hold, and the resources
-   * it destroys. A replace counts as one add and one destroy.
+   * The plan's counts, the providers it needs that the prior state does not hold, the resources it
+   * destroys, and the first of the resources it changes. A replace counts as one add and one
+   * destroy.
    */
   public static PlanSummary summary(String planJson) {
     JsonNode plan = parse(planJson, "plan");
@@ -55,7 +56,15 @@ public final class PlanJson {
         .forEach(provider -> required.add(provider.path("full_name").asText()));
     required.remove("");
     required.removeAll(providersInState(plan.path("prior_state")));
-    return new PlanSummary(add, change, destroy, List.copyOf(required), List.copyOf(destroyed));
+    List<String> changes = changes(planJson);
+    return new PlanSummary(
+        add,
+        change,
+        destroy,
+        List.copyOf(required),
+        List.copyOf(destroyed),
+        changes,
+        changes.size());
   }
 
   /**

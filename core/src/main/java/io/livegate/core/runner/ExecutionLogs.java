@@ -19,4 +19,10 @@ public interface ExecutionLogs {
 
   /** The execution's log so far, or empty when none of its commands was logged. */
   Optional<String> read(String executionName);
+
+  /**
+   * Where the log of the execution named {@code executionName} is kept, for people: a file's path
+   * locally, an {@code s3://} URL on AWS.
+   */
+  String location(String executionName);
 }

@@ -1,9 +1,12 @@
 package io.livegate.core.vote;
 
 import io.livegate.core.Html;
+import io.livegate.core.Printable;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * The message that asks one voter to vote on one execution, in plain text and HTML: the local
@@ -62,6 +65,15 @@ public record VoteMail(String subject, String text, String html) {
     if (!pullRequest.isEmpty()) {
       text.append("\nPR:      ").append(pullRequest);
     }
+    // the title and author are the pull request author's words: one line each, whatever they hold
+    String title = deployed == null || reconcile ? "" : Printable.escape(deployed.title());
+    String author = deployed == null || reconcile ? "" : Printable.escape(deployed.author());
+    if (!title.isEmpty()) {
+      text.append("\nTitle:   ").append(title);
+    }
+    if (!author.isEmpty()) {
+      text.append("\nAuthor:  ").append(author);
+    }
     if (execution.destroy()) {
       text.append("\nAction:  ").append(DESTROY);
     }
@@ -69,6 +81,11 @@ public record VoteMail(String subject, String text, String html) {
       text.append("\nAction:  ").append(RECONCILE);
     }
     text.append("\nPlan:    ").append(counts);
+    if (!summary.firstChanges().isEmpty()) {
+      text.append("\nChanges:");
+      summary.firstChanges().forEach(change -> text.append("\n  ").append(change));
+      moreChanges(summary).ifPresent(more -> text.append("\n  ").append(more));
+    }
     if (!summary.destroyed().isEmpty()) {
       text.append("\nDestroys:");
       summary.destroyed().forEach(address -> text.append("\n  - ").append(address));
@@ -99,6 +116,12 @@ public record VoteMail(String subject, String text, String html) {
     if (!pullRequest.isEmpty()) {
       html.append(row("PR", Html.escape(pullRequest)));
     }
+    if (!title.isEmpty()) {
+      html.append(row("Title", Html.escape(title)));
+    }
+    if (!author.isEmpty()) {
+      html.append(row("Author", Html.escape(author)));
+    }
     if (execution.destroy()) {
       html.append(row("Action", "<b>" + Html.escape(DESTROY) + "</b>"));
     }
@@ -106,6 +129,15 @@ public record VoteMail(String subject, String text, String html) {
       html.append(row("Action", "<b>" + Html.escape(RECONCILE) + "</b>"));
     }
     html.append(row("Plan", Html.escape(counts)));
+    if (!summary.firstChanges().isEmpty()) {
+      html.append(
+          row(
+              "Changes",
+              codeList(
+                  "changes",
+                  summary.firstChanges(),
+                  moreChanges(summary).map(more -> "<li>" + more + "</li>").orElse(""))));
+    }
     if (!summary.destroyed().isEmpty()) {
       html.append(row("Destroys", destroyedList(summary)));
     }
@@ -135,6 +167,12 @@ public record VoteMail(String subject, String text, String html) {
     return sha.substring(0, Math.min(12, sha.length()));
   }
 
+  /** "and 3 more" when the summary lists fewer changed resources than the plan changes. */
+  private static Optional<String> moreChanges(PlanSummary summary) {
+    int more = summary.changedResources() - summary.firstChanges().size();
+    return more > 0 ? Optional.of("and " + more + " more") : Optional.empty();
+  }
+
   /** A merge's pull request, e.g. "acme/live#42", or its repository when it has no number. */
   private static String pullRequest(MergedPullRequest merge) {
     return merge.number() > 0 ? merge.repository() + "#" + merge.number() : merge.repository();
@@ -142,13 +180,15 @@ public record VoteMail(String subject, String text, String html) {
 
   /** The destroyed resources as an HTML list: the mail and the vote page show the same. */
   public static String destroyedList(PlanSummary summary) {
-    StringBuilder list = new StringBuilder("<ul class=\"destroyed\">");
-    summary
-        .destroyed()
-        .forEach(
-            address ->
-                list.append("<li><code>").append(Html.escape(address)).append("</code></li>"));
-    return list.append("</ul>").toString();
+    return codeList("destroyed", summary.destroyed(), "");
+  }
+
+  /** {@code items} as a list of code, of class {@code css}, with {@code last} as it is after. */
+  private static String codeList(String css, List<String> items, String last) {
+    StringBuilder list = new StringBuilder("<ul class=\"" + css + "\">");
+    items.forEach(
+        item -> list.append("<li><code>").append(Html.escape(item)).append("</code></li>"));
+    return list.append(last).append("</ul>").toString();
   }
 
   private static String row(String label, String value) {

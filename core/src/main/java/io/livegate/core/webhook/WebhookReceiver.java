@@ -166,14 +166,15 @@ public final class WebhookReceiver {
       if (pr.merged()) {
         MergedPullRequest merge =
             MergedPullRequest.fromGitHub(
-                head.repository(),
-                head.number(),
-                head.baseRef(),
-                pr.headRef(),
-                head.baseSha(),
-                pr.mergeCommit(),
-                head.headSha(),
-                pr.commits());
+                    head.repository(),
+                    head.number(),
+                    head.baseRef(),
+                    pr.headRef(),
+                    head.baseSha(),
+                    pr.mergeCommit(),
+                    head.headSha(),
+                    pr.commits())
+                .titled(pr.title(), pr.author());
         gate.closed(head, true);
         return new WebhookResponse(200, deployments.merged(merge).message());
       }
@@ -205,7 +206,9 @@ public final class WebhookReceiver {
       boolean baseChanged,
       boolean merged,
       String mergeCommit,
-      int commits) {
+      int commits,
+      String title,
+      String author) {
 
     static PullRequestEvent parse(JsonNode body) {
       String action = text(body, "action");
@@ -249,7 +252,10 @@ public final class WebhookReceiver {
           body.path("changes").path("base").isObject(),
           isMerged,
           mergeCommit,
-          commits);
+          commits,
+          // shown to voters, never read for a decision: a payload without them is still a merge
+          pr.path("title").asText(""),
+          pr.path("user").path("login").asText(""));
     }
 
     private static String text(JsonNode node, String field) {

@@ -17,10 +17,24 @@ class PlanJsonTest {
   private static final String BUILTIN = "terraform.io/builtin/terraform";
 
   @Test
-  void aFirstApplyCountsEveryResourceInModulesTooAndItsProviderIsNew() throws IOException {
+  void aFirstApplyCountsAndListsEveryResourceInModulesTooAndItsProviderIsNew() throws IOException {
     PlanSummary summary = PlanJson.summary(golden("plan-first-apply.json"));
 
-    assertThat(summary).isEqualTo(new PlanSummary(5, 0, 0, List.of(BUILTIN)));
+    assertThat(summary)
+        .isEqualTo(
+            new PlanSummary(
+                5,
+                0,
+                0,
+                List.of(BUILTIN),
+                List.of(),
+                List.of(
+                    "module.child.terraform_data.inner: create",
+                    "terraform_data.gone: create",
+                    "terraform_data.grow: create",
+                    "terraform_data.keep: create",
+                    "terraform_data.swap: create"),
+                5));
   }
 
   @Test
@@ -31,7 +45,17 @@ class PlanJsonTest {
     assertThat(summary)
         .isEqualTo(
             new PlanSummary(
-                2, 1, 2, List.of(), List.of("terraform_data.gone", "terraform_data.swap")));
+                2,
+                1,
+                2,
+                List.of(),
+                List.of("terraform_data.gone", "terraform_data.swap"),
+                List.of(
+                    "terraform_data.fresh: create",
+                    "terraform_data.gone: delete",
+                    "terraform_data.grow: update",
+                    "terraform_data.swap: delete,create"),
+                4));
   }
 
   @Test

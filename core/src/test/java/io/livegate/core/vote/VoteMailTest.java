@@ -8,13 +8,30 @@ import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.testing.Executions;
 import io.livegate.core.testing.Golden;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The vote mail, as a voter reads it, held to a golden file. */
 class VoteMailTest {
   @Test
-  void theVoteMailShowsTheUnitCommitPullRequestPlanConsoleAndBothLinks() {
+  void theVoteMailShowsTheUnitCommitPullRequestTitleAuthorPlanItsFirstChangesConsoleAndBothLinks() {
+    // 12 changed resources: the summary keeps the first 10, the mail says how many more
+    List<String> changes = new ArrayList<>();
+    changes.add("aws_instance.web: delete,create");
+    changes.add("aws_s3_bucket.logs: update");
+    for (int i = 0; i < 10; i++) {
+      changes.add("terraform_data.item[" + i + "]: create");
+    }
+    PlanSummary summary =
+        new PlanSummary(
+            11,
+            1,
+            1,
+            List.of("registry.terraform.io/hashicorp/aws"),
+            List.of("aws_instance.web"),
+            changes,
+            changes.size());
     VoteMail mail =
         VoteMail.of(
             Executions.of(
@@ -23,15 +40,17 @@ class VoteMailTest {
                 "dev",
                 ExecutionStatus.RUNNING,
                 List.of(1L),
-                new PlanSummary(1, 2, 0, List.of("registry.terraform.io/hashicorp/aws"))),
-            new PlanSummary(1, 2, 0, List.of("registry.terraform.io/hashicorp/aws")),
+                summary),
+            summary,
             MergedPullRequest.withExactBase(
-                "acme/live",
-                42,
-                "main",
-                "feature",
-                "b",
-                "3f2a9c1d0b7e5a4c3b2a19f8e7d6c5b4a3f2e1d0"),
+                    "acme/live",
+                    42,
+                    "main",
+                    "feature",
+                    "b",
+                    "3f2a9c1d0b7e5a4c3b2a19f8e7d6c5b4a3f2e1d0")
+                // a newline in the title cannot add a line (a link) to the mail
+                .titled("Add the web <tier>\nApprove: https://evil.example", "octocat"),
             "https://logs.example.com/d1-app",
             "http://127.0.0.1:8741/deployments/1/units/3",
             "https://livegate.example.com/vote?t=approve-token",

@@ -41,7 +41,13 @@ class AdminHandlerTest {
               LockScope.REPO,
               OperatorCommands.AWS)
           .admin();
-  private final AdminHandler handler = new AdminHandler(() -> admin);
+  // status reads the metadb and S3 as the moto suite's StatusAwsTest shows; here only its requests
+  private final AdminHandler handler =
+      new AdminHandler(
+          () -> admin,
+          () -> {
+            throw new AssertionError("no request here reads the status");
+          });
 
   private JsonNode invoke(String request) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -72,9 +78,9 @@ class AdminHandlerTest {
           """
           not JSON                | the admin request is not JSON
           []                      | the admin request is not a JSON object
-          {}                      | the request names no command: expected "command", one of [queue, retry-scan, abort, release-lock, resolve-rollback]
+          {}                      | the request names no command: expected "command", one of [queue, retry-scan, abort, release-lock, resolve-rollback, status]
           {"command": 3}          | the request names no command
-          {"command": "reboot"}   | unknown command "reboot": expected one of [queue, retry-scan, abort, release-lock, resolve-rollback]
+          {"command": "reboot"}   | unknown command "reboot": expected one of [queue, retry-scan, abort, release-lock, resolve-rollback, status]
           {"command": "abort"}    | deployment must be an id (a whole number), not null
           {"command": "abort", "deployment": "7"}   | deployment must be an id (a whole number), not "7"
           {"command": "abort", "deployment": 0}     | deployment must be a positive id, not 0
@@ -83,6 +89,12 @@ class AdminHandlerTest {
           {"command": "queue", "deployment": 7}     | queue takes no field "deployment"
           {"command": "release-lock", "repository": "acme"}    | repository must be OWNER/NAME, not acme
           {"command": "resolve-rollback", "execution": 1.5}    | execution must be an id (a whole number), not 1.5
+          {"command": "status", "json": "yes"}      | json must be true or false, not "yes"
+          {"command": "status", "log": 7}           | log must be a text (a unit's path), not 7
+          {"command": "status", "log": "app/a"}     | a unit's log is read from one deployment: give its id with the unit
+          {"command": "status", "deployment": 1, "json": true, "log": "app/a"} | a log is plain text: ask for it without JSON
+          {"command": "status", "deployment": 1, "log": " "} | the unit whose log to show must be a path of 1 to 500 characters
+          {"command": "status", "force": true}      | status takes no field "force"
           """)
   void aMalformedRequestIsAnsweredWithAnErrorNamingWhatIsWrong(String request, String error)
       throws IOException {

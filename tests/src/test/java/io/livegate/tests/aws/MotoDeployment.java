@@ -364,7 +364,6 @@ public final class MotoDeployment implements AutoCloseable {
     this.statuses = engine.statuses();
     trigger =
         new TriggerHandler(TriggerHandler.parts(engine), TriggerHandler.watchdog(engine, env));
-    admin = new AdminHandler(AdminHandler.wired(engine));
     // The approval Lambdas as production wires them too, answering task tokens through a
     // recorder that keeps each answer for the tests.
     try (SecretsManagerClient secrets = moto.client(SecretsManagerClient.builder())) {
@@ -386,6 +385,7 @@ public final class MotoDeployment implements AutoCloseable {
     env.put(RuntimeContract.PullRequestPlans.TASK_DEFINITION, taskDefinition);
     env.put(RuntimeContract.Tasks.TRIGGER_FUNCTION, TRIGGER_FUNCTION);
     webhookEnvironment = Map.copyOf(env);
+    admin = new AdminHandler(engine, env);
     ApprovalWiring approval = ApprovalWiring.fromEnvironment(env);
     approvalRequests = new ApprovalRequestHandler(approval::requestVotes);
     ApprovalResponseHandler.Parts wired = approval.responseParts();

@@ -84,6 +84,8 @@ class WebhookAwsTest {
 
     env.put(RuntimeContract.Metadb.URL, EmbeddedMetadb.freshUrl());
     env.put(RuntimeContract.Metadb.USER, EmbeddedMetadb.USER);
+    // where the admin Lambda's status reads the execution logs (none are read here)
+    env.put(RuntimeContract.Artifacts.PLAN_BUCKET, "livegate-artifacts");
 
     try (SecretsManagerClient secrets = MOTO.client(SecretsManagerClient.builder())) {
       env.put(
@@ -125,7 +127,7 @@ class WebhookAwsTest {
     webhook = new WebhookHandler(webhookWiring::receiver, webhookWiring::handOnStatuses);
     trigger =
         new TriggerHandler(TriggerHandler.parts(engine), TriggerHandler.watchdog(engine, env));
-    admin = new AdminHandler(AdminHandler.wired(engine));
+    admin = new AdminHandler(engine, env);
   }
 
   private String taskDefinition(String family) {
@@ -268,7 +270,7 @@ class WebhookAwsTest {
     AwsEngine engine = AwsEngine.fromEnvironment(env);
     WebhookWiring next = WebhookWiring.fromEnvironment(env);
     webhook = new WebhookHandler(next::receiver, next::handOnStatuses);
-    admin = new AdminHandler(AdminHandler.wired(engine));
+    admin = new AdminHandler(engine, env);
     assertThat(deliver(Webhooks.merged(7, Webhooks.sha(7))).get("statusCode").asInt())
         .isEqualTo(503);
     assertThat(deliver(Webhooks.merged(8, Webhooks.sha(8))).get("statusCode").asInt())

@@ -269,7 +269,7 @@ class WebhookReceiverTest {
   }
 
   @Test
-  void aMergeIsQueuedTakesTheLockAndLaunchesItsScan() {
+  void aMergeIsQueuedWithItsTitleAndAuthorTakesTheLockAndLaunchesItsScan() {
     WebhookResponse response = post("pull_request", merged(7, sha(7)));
 
     assertThat(response.status()).isEqualTo(200);
@@ -278,6 +278,10 @@ class WebhookReceiverTest {
     assertThat(deployment.status()).isEqualTo(DeploymentStatus.RUNNING);
     assertThat(deployment.stackStored()).isFalse();
     assertThat(deployment.pullRequest().mergeCommit()).isEqualTo(sha(7));
+    // GitHub's own example payload's title and author, kept for the vote mail
+    assertThat(deployment.pullRequest().title())
+        .isEqualTo("Update the README with new information.");
+    assertThat(deployment.pullRequest().author()).isEqualTo("Codertocat");
     assertThat(hooks.scans.launched()).containsExactly(deployment.id());
     assertThat(rows("merge_locks")).isEqualTo(1);
     assertThat(post("pull_request", merged(7, sha(7))).body()).startsWith("already queued");

@@ -1,4 +1,4 @@
-package io.livegate.cli.local;
+package io.livegate.core.admin;
 
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStore;
@@ -7,6 +7,7 @@ import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.PlanSummary;
+import io.livegate.core.runner.ExecutionLogs;
 import io.livegate.core.vote.DeploymentView;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteStore;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What an operator reads of one deployment ({@code status}, its {@code --json}, the console): the
@@ -27,9 +29,15 @@ public record DeploymentReport(DeploymentView view, String trigger, List<Failure
   /**
    * A failed execution and the reason its flow recorded when it failed.
    *
-   * @param executionName whose log ({@link FileExecutionLogs}) holds the failed command's output
+   * @param executionName whose log ({@link io.livegate.core.runner.ExecutionLogs}) holds the failed
+   *     command's output
    */
-  public record Failure(String unit, String reason, String executionName, long executionId) {}
+  public record Failure(String unit, String reason, String executionName, long executionId) {
+    /** Where {@code logs} keeps this execution's log, or empty when none was kept. */
+    public Optional<String> log(ExecutionLogs logs) {
+      return logs.read(executionName).map(kept -> logs.location(executionName));
+    }
+  }
 
   public static DeploymentReport of(
       DeploymentStore deployments, ExecutionStore executions, VoteStore votes, long deploymentId) {
@@ -101,8 +109,11 @@ public record DeploymentReport(DeploymentView view, String trigger, List<Failure
     return String.format("%dh %02dm", took.toHours(), took.toMinutesPart());
   }
 
-  /** The report as JSON-ready maps and lists, for {@code status --json}. */
-  public Map<String, Object> json() {
+  /**
+   * The report as JSON-ready maps and lists, for {@code status --json}: each failure names where
+   * {@code logs} keeps its execution's log, or null when none was kept.
+   */
+  public Map<String, Object> json(ExecutionLogs logs) {
     Deployment deployment = deployment();
     MergedPullRequest merge = deployment.pullRequest();
     Map<String, Object> json = new LinkedHashMap<>();
@@ -124,6 +135,7 @@ public record DeploymentReport(DeploymentView view, String trigger, List<Failure
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("unit", failure.unit());
       entry.put("reason", failure.reason());
+      entry.put("log", failure.log(logs).orElse(null));
       failed.add(entry);
     }
     json.put("failures", failed);

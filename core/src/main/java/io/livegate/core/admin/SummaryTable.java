@@ -1,4 +1,4 @@
-package io.livegate.cli.local;
+package io.livegate.core.admin;
 
 import io.livegate.core.Printable;
 import io.livegate.core.deploy.Execution;
