@@ -230,8 +230,7 @@ final class ScanCli implements Callable<Integer> {
 
   /** The plan scan runs the change's code: in the sandbox, away from the state directory. */
   private DeployStack planScan(PrintWriter err, ProgressListener progress, ScanCommand command) {
-    Sandbox sandbox =
-        LocalWiring.sandbox(LocalOptions.defaultStateDirectory()).keepingReadOnly(repo);
+    Sandbox sandbox = LocalWiring.sandbox(LocalOptions.defaultStateDirectory());
     err.println("livegate: " + sandbox.description());
     err.flush();
     return new PlanScan(
