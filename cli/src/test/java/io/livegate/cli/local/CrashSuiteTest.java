@@ -81,6 +81,9 @@ class CrashSuiteTest {
   record Moment(String signal, String trigger, int unit, int delayMillis, boolean alsoInResume) {
     @Override
     public String toString() {
+      if (!signal.equals("KILL")) {
+        return signal + " during the apply of " + unitName(unit) + " (its provisioner held)";
+      }
       return signal
           + " after '"
           + trigger
@@ -108,7 +111,7 @@ class CrashSuiteTest {
                   i % 5 == 4)));
     }
     for (String signal : List.of("INT", "TERM", "HUP")) {
-      moments.add(Arguments.of(new Moment(signal, "] Apply", random.nextInt(10), 100, false)));
+      moments.add(Arguments.of(new Moment(signal, "] Apply", random.nextInt(10), 0, false)));
     }
     return moments.stream();
   }
@@ -141,14 +144,19 @@ class CrashSuiteTest {
     Path repo = writeRepo(dir.resolve("live"), oracle);
     Path state = dir.resolve("state");
     Path deployLog = dir.resolve("deploy.log");
-    Process deploy = livegate(deployLog, deployArguments(repo, state));
     String trigger =
         moment.trigger().startsWith("]") ? unitName(moment.unit()) + moment.trigger() : null;
-    stopWhen(
-        deploy,
-        deployLog,
-        Pattern.compile(Pattern.quote(trigger == null ? moment.trigger() : trigger)),
-        moment);
+    Process deploy;
+    if (moment.signal().equals("KILL")) {
+      deploy = livegate(deployLog, deployArguments(repo, state));
+      killWhen(
+          deploy,
+          deployLog,
+          Pattern.compile(Pattern.quote(trigger == null ? moment.trigger() : trigger)),
+          moment.delayMillis());
+    } else {
+      deploy = signalDuringApply(moment, oracle, repo, state, deployLog);
+    }
     String outcome = "stopped";
 
     int resumes = 0;
@@ -167,7 +175,7 @@ class CrashSuiteTest {
         killResume = false;
         // Any unit's flow step: a resume need not plan at all (one killed at the last unit's
         // RequestApproval goes on from there), and a kill that waited for a Plan would never come.
-        stopWhen(rerun, log, ANY_STEP, new Moment("KILL", "", 0, 300, false));
+        killWhen(rerun, log, ANY_STEP, 300);
         outcome += ", rerun killed";
       } else {
         ChildJvm.awaitExit(rerun, log);
@@ -555,8 +563,9 @@ class CrashSuiteTest {
   }
 
   /**
-   * The suite's own guard: a stop that comes after the run ended, whether its trigger showed or
-   * not, fails the case rather than passing it without a crash.
+   * The suite's own guard: a kill that comes after the run ended, whether its trigger showed or
+   * not, fails the case rather than passing it without a crash; a signal case waits for its held
+   * provisioner and then for the drain's line, which fail the same way when the run ends first.
    */
   @Test
   void aCaseWhoseRunEndsBeforeItsStopFails() throws Exception {
@@ -565,54 +574,61 @@ class CrashSuiteTest {
     ChildJvm.awaitExit(ended, log);
     Pattern shown = Pattern.compile("Usage: livegate");
 
-    assertThatThrownBy(() -> stopWhen(ended, log, shown, new Moment("KILL", "", 0, 0, false)))
+    assertThatThrownBy(() -> killWhen(ended, log, shown, 0))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("kill -9 ended it");
-    assertThatThrownBy(() -> stopWhen(ended, log, shown, new Moment("TERM", "", 0, 0, false)))
-        .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("its drain heard it");
-    assertThatThrownBy(
-            () ->
-                stopWhen(
-                    ended,
-                    log,
-                    Pattern.compile("never shown"),
-                    new Moment("KILL", "", 0, 0, false)))
+    // what a signal case waits for (its held provisioner, the drain's line) fails the same way
+    assertThatThrownBy(() -> killWhen(ended, log, Pattern.compile("never shown"), 0))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("the run ended (exit 0) before 'never shown'");
   }
 
   /**
-   * Waits for {@code trigger} in the log, then stops the run as the moment says, and fails unless
-   * the stop hit the run while it ran: a run that ended before its trigger or its delay would make
-   * a case without a crash.
+   * Deploys, and sends the moment's signal while its unit's apply runs: the unit's provisioner is
+   * held ({@link Oracle#hold}) until the signal was sent, so the signal cannot come after the run
+   * ended however slowly a loaded machine runs the test; then the drain lets the apply finish.
    */
-  private static void stopWhen(Process run, Path log, Pattern trigger, Moment moment)
+  private Process signalDuringApply(Moment moment, Path oracle, Path repo, Path state, Path log)
+      throws Exception {
+    Process run;
+    try (Oracle.Hold hold = Oracle.hold(oracle, unitName(moment.unit()))) {
+      run = livegate(log, deployArguments(repo, state));
+      ChildJvm.await(hold::reached, unitName(moment.unit()) + "'s provisioner", run, log);
+      new ProcessBuilder("kill", "-" + moment.signal(), Long.toString(run.pid())).start().waitFor();
+      ChildJvm.await(
+          () -> ChildJvm.read(log).contains(stopping(moment.signal())),
+          "the drain hearing SIG" + moment.signal(),
+          run,
+          log);
+    }
+    // The grace period (20 s) bounds the drain; the wait is for its end, however long it takes.
+    ChildJvm.awaitExit(run, log);
+    if (run.exitValue() != 0) {
+      assertThat(ChildJvm.read(log))
+          .contains("To finish deployment 1, run:\n  livegate resume --state-dir ");
+    }
+    return run;
+  }
+
+  private static String stopping(String signal) {
+    return signal.equals("INT") ? "Ctrl-C: stopping" : "SIG" + signal + ": stopping";
+  }
+
+  /**
+   * Waits for {@code trigger} in the log, then kills the run with kill -9 {@code delayMillis}
+   * later, and fails unless the kill hit the run while it ran: a run that ended before its trigger
+   * or its delay would make a case without a crash.
+   */
+  private static void killWhen(Process run, Path log, Pattern trigger, int delayMillis)
       throws Exception {
     ChildJvm.await(() -> trigger.matcher(ChildJvm.read(log)).find(), "'" + trigger + "'", run, log);
-    Thread.sleep(moment.delayMillis());
-    if (moment.signal().equals("KILL")) {
-      run.destroyForcibly().waitFor();
-      assertThat(run.exitValue())
-          .as(
-              "the run was still going %d ms after '%s', and kill -9 ended it:\n%s",
-              moment.delayMillis(), trigger, ChildJvm.read(log))
-          .isEqualTo(KILLED);
-    } else {
-      new ProcessBuilder("kill", "-" + moment.signal(), Long.toString(run.pid())).start().waitFor();
-      // The grace period (20 s) bounds the drain; the wait is for its end, however long it takes.
-      ChildJvm.awaitExit(run, log);
-      assertThat(ChildJvm.read(log))
-          .as("the run was still going when SIG%s came, and its drain heard it", moment.signal())
-          .contains(
-              moment.signal().equals("INT")
-                  ? "Ctrl-C: stopping"
-                  : "SIG" + moment.signal() + ": stopping");
-      if (run.exitValue() != 0) {
-        assertThat(ChildJvm.read(log))
-            .contains("To finish deployment 1, run:\n  livegate resume --state-dir ");
-      }
-    }
+    Thread.sleep(delayMillis);
+    run.destroyForcibly().waitFor();
+    assertThat(run.exitValue())
+        .as(
+            "the run was still going %d ms after '%s', and kill -9 ended it:\n%s",
+            delayMillis, trigger, ChildJvm.read(log))
+        .isEqualTo(KILLED);
   }
 
   /** Two accounts (dev after shared) of five units: global, then net and dns, then db, then app. */

@@ -1,6 +1,7 @@
 package io.livegate.cli.local;
 
 import com.sun.net.httpserver.HttpServer;
+import io.livegate.core.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -11,6 +12,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The apply oracle's log: a provisioner appends a line to a file of the test each time an apply
@@ -18,9 +22,42 @@ import java.util.concurrent.ConcurrentHashMap;
  * test's directory included, so the provisioner posts the line over loopback with curl to a server
  * in the test JVM, which appends it to the file; the file outlives every livegate and terraform the
  * test kills.
+ *
+ * <p>A test can also {@link #hold} a line: the provisioner that posts it is answered only once the
+ * test lets it go, so the apply is known to be running while the test does what it must (send a
+ * signal) however slowly a loaded machine runs either side.
  */
 final class Oracle {
   private static final Map<Path, HttpServer> SERVERS = new ConcurrentHashMap<>();
+  private static final Map<String, Hold> HOLDS = new ConcurrentHashMap<>();
+
+  /** How long a held provisioner waits at most for its test: a test that failed never lets go. */
+  private static final long HOLD_MINUTES = 10;
+
+  /**
+   * A provisioner held at its line: {@link #reached} once it posted, answered on {@link #close}.
+   */
+  static final class Hold implements AutoCloseable {
+    private final String key;
+    private final CountDownLatch reached = new CountDownLatch(1);
+    private final CountDownLatch released = new CountDownLatch(1);
+
+    private Hold(String key) {
+      this.key = key;
+    }
+
+    /** Whether the provisioner has posted its line (which is in the log by then) and waits. */
+    boolean reached() {
+      return reached.getCount() == 0;
+    }
+
+    /** Lets the provisioner go on; later posts of the same line are not held. */
+    @Override
+    public void close() {
+      HOLDS.remove(key, this);
+      released.countDown();
+    }
+  }
 
   private Oracle() {}
 
@@ -31,6 +68,16 @@ final class Oracle {
     }
     int port = SERVERS.computeIfAbsent(log, Oracle::serve).getAddress().getPort();
     return "curl -sS --fail --data-binary '" + line + "' http://127.0.0.1:" + port + "/";
+  }
+
+  /** Holds the next provisioner that appends {@code line} to {@code log}, until closed. */
+  static Hold hold(Path log, String line) {
+    String key = log + "\n" + line;
+    Hold hold = new Hold(key);
+    if (HOLDS.putIfAbsent(key, hold) != null) {
+      throw new IllegalStateException("already held: " + line);
+    }
+    return hold;
   }
 
   private static HttpServer serve(Path log) {
@@ -50,9 +97,20 @@ final class Oracle {
                   StandardOpenOption.CREATE,
                   StandardOpenOption.APPEND);
             }
+            Hold hold = HOLDS.get(log + "\n" + line);
+            if (hold != null) {
+              hold.reached.countDown();
+              try {
+                hold.released.await(HOLD_MINUTES, TimeUnit.MINUTES);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
           });
+      // a held provisioner must not hold the others' posts up
+      server.setExecutor(Executors.newCachedThreadPool(DaemonThreads.named("oracle")));
       server.start();
       return server;
     } catch (IOException e) {
