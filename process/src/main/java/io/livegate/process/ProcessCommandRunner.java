@@ -159,7 +159,7 @@ public final class ProcessCommandRunner implements CommandRunner {
     }
     running.add(process);
     try {
-      command.pidFile().ifPresent(file -> writePid(file, process.pid()));
+      command.pidFile().ifPresent(file -> writePid(file, process));
       Tail stdout = new Tail(stdoutFile);
       Tail stderr = new Tail(stderrFile);
       ByteArrayOutputStream merged = new ByteArrayOutputStream();
@@ -255,17 +255,36 @@ public final class ProcessCommandRunner implements CommandRunner {
 
   /**
    * Writes the PID file whole or not at all (a temporary file moved into place), so that a resumed
-   * run that finds the file never reads it half-written and takes a running apply for none.
+   * run that finds the file never reads it half-written and takes a running apply for none. When it
+   * cannot be written (a full disk), the process is running all the same: this run goes on watching
+   * it to its end and reports how it ended, as without the file; only a run that dies meanwhile
+   * loses it. Throwing here instead would leave an apply running that nothing waits for, which a
+   * retry would plan and apply again beside it.
    */
-  private static void writePid(Path file, long pid) {
+  private void writePid(Path file, Process process) {
+    Path partial = null;
     try {
       Files.createDirectories(file.getParent());
-      Path partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".new");
-      Files.writeString(partial, pid + "\n");
+      partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".new");
+      Files.writeString(partial, process.pid() + "\n");
       Files.move(
           partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
-      throw new LivegateException("cannot write " + file + ": " + e.getMessage(), e);
+      lineSink.accept(
+          "warning: cannot write "
+              + file
+              + " ("
+              + e
+              + "); pid "
+              + process.pid()
+              + " runs on, and this run waits for it");
+      if (partial != null) {
+        try {
+          Files.deleteIfExists(partial);
+        } catch (IOException ignored) {
+          // A leftover .new file is never read as a PID file; the next run's start replaces it.
+        }
+      }
     }
   }
 

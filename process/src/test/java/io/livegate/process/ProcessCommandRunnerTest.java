@@ -232,6 +232,29 @@ class ProcessCommandRunnerTest {
   }
 
   @Test
+  void aPidFileThatCannotBeWrittenLeavesTheProcessWatchedToItsEnd() throws Exception {
+    // A non-empty directory where the PID file goes: the move into place fails, as on a full disk.
+    Path pidFile = Files.createDirectories(dir.resolve("apply.pid"));
+    Files.writeString(pidFile.resolve("in-the-way"), "");
+    Path marker = dir.resolve("marker");
+    List<String> lines = new CopyOnWriteArrayList<>();
+
+    CommandResult result =
+        new ProcessCommandRunner(lines::add)
+            .run(
+                new Command(
+                    List.of("/bin/sh", "-c", "sleep 1; printf done > " + marker),
+                    dir,
+                    Map.of(),
+                    TIMEOUT,
+                    java.util.Optional.of(pidFile)));
+
+    assertThat(marker).as("the run returned only once the process ended").hasContent("done");
+    assertThat(result.exitCode()).isZero();
+    assertThat(lines).anyMatch(line -> line.startsWith("warning: cannot write " + pidFile));
+  }
+
+  @Test
   void interruptingAllSendsEachRunningCommandOneSigint() throws Exception {
     CommandResult[] result = new CommandResult[1];
     // The shell says when its trap is set: a SIGINT before that would end it with the default.
