@@ -362,6 +362,46 @@ class CrashSuiteTest {
     served.assertAppliedOnceAndSucceeded("each apply ran once");
   }
 
+  @Test
+  void aServeWhoseDiskFillsAsAnApplyEndsNeverAppliesThatUnitAgain() throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path state = smallFileSystem(dir.resolve("state"));
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    String empty = repo.commit("empty");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    // b's provisioner fills the disk of serve's workspace once its own lines are posted: terraform
+    // created b's resource but cannot save the state, which lives in that workspace.
+    startAndEndUnit(
+        repo, "app/b", "v1", oracle, "; dd if=/dev/zero of=filler bs=1M 2>/dev/null; true");
+    String merge = repo.commit("a and b");
+    List<String> arguments =
+        ServeProcess.oneAccount(dir, repo.root(), state, "--auto-approve", "--parallelism", "1");
+
+    try (ServeProcess serve = ServeProcess.start(arguments)) {
+      serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
+      serve.awaitLine("retrying deployment 1 in ");
+      assertThat(serve.log()).contains("ran out of disk space");
+      Files.delete(state.resolve("workspace/app/b/filler"));
+      // Until the deployment ends, or b's provisioner runs again (and fills the disk again).
+      serve.await(
+          () ->
+              serve.log().contains("deployment 1 failed")
+                  || serve.log().contains("deployment 1 succeeded")
+                  || ChildJvm.read(oracle).split("start app/b").length > 2,
+          "the deployment's end or a second apply of b");
+    }
+
+    assertThat(Files.readAllLines(oracle))
+        .as("b's apply ran once: its resource exists, whatever the lost state says")
+        .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
+    Recorded recorded = Recorded.in(state);
+    Execution b =
+        recorded.executions().stream().filter(e -> e.unit().equals("app/b")).findFirst().get();
+    assertThat(b.status()).isEqualTo(ExecutionStatus.FAILED);
+    assertThat(String.join("\n", recorded.events(b)))
+        .contains("terraform_data.unit: create", "terraform reported", "not applied again");
+  }
+
   /**
    * Mounts a file system of its own at {@code directory}, small enough for the test to fill without
    * filling the machine's; skips the test where mounting is not permitted.
@@ -521,6 +561,12 @@ class CrashSuiteTest {
    * oracle as a start without its end.
    */
   private static void startAndEndUnit(TestRepo repo, String unit, String version, Path oracle) {
+    startAndEndUnit(repo, unit, version, oracle, "");
+  }
+
+  /** The same unit, whose provisioner runs the shell text {@code after} once it logged its end. */
+  private static void startAndEndUnit(
+      TestRepo repo, String unit, String version, Path oracle, String after) {
     String line = unit + " " + version;
     LiveRepos.provisionedUnit(
         repo,
@@ -528,7 +574,8 @@ class CrashSuiteTest {
         version,
         Oracle.append(oracle, "start " + line)
             + "; sleep 2; "
-            + Oracle.append(oracle, "end " + line));
+            + Oracle.append(oracle, "end " + line)
+            + after);
   }
 
   private static String[] deployArguments(Path repo, Path state) {
