@@ -11,6 +11,7 @@ import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -347,7 +348,9 @@ class CrashSuiteTest {
 
   @Test
   void aServeWhoseDiskFillsRetriesTheDeploymentAndFinishesItOnceSpaceIsFreed() throws Exception {
-    ServedMerge served = aAndBServed(smallFileSystem(dir.resolve("state")));
+    // No retries on other errors: a resource running out is retried until it is freed.
+    ServedMerge served =
+        aAndBServed(smallFileSystem(dir.resolve("state")), "--retry-limit", "0");
 
     try (ServeProcess serve = served.startAndDeliver()) {
       serve.awaitLine("[app/b] Plan");
@@ -422,10 +425,23 @@ class CrashSuiteTest {
     return directory;
   }
 
-  /** Writes {@code filler} until its file system has no space left. */
-  private static void fill(Path filler) throws IOException {
+  /**
+   * Writes {@code filler} until its file system has no space left: first all its free space at once
+   * with fallocate (the run goes on meanwhile, and under load a test writing 300 MB block by block
+   * let a serve case's unit get from its plan into its apply before the disk was full), then what
+   * that left, block by block.
+   */
+  private static void fill(Path filler) throws IOException, InterruptedException {
+    long free = Files.getFileStore(filler.getParent()).getUsableSpace();
+    // Its failure (the space taken meanwhile) leaves the rest to the writes below.
+    new ProcessBuilder("fallocate", "-l", Long.toString(free), filler.toString())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start()
+        .waitFor();
     byte[] block = new byte[1 << 20];
-    try (var out = Files.newOutputStream(filler)) {
+    try (var out =
+        Files.newOutputStream(filler, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
       while (true) {
         out.write(block);
       }
