@@ -52,6 +52,9 @@ public final class ProcessCommandRunner implements CommandRunner {
   private final Consumer<String> lineSink;
   private final Set<Process> running = ConcurrentHashMap.newKeySet();
 
+  /** Whether {@link #stopAll} ran: no command starts after it. Guarded by {@link #running}. */
+  private boolean stopped;
+
   public ProcessCommandRunner() {
     this(line -> {});
   }
@@ -126,6 +129,27 @@ public final class ProcessCommandRunner implements CommandRunner {
     }
   }
 
+  /**
+   * Stops for good, for a JVM that exits amid commands that change nothing (a plan scan's plans):
+   * no command starts any more, each running one gets one SIGINT ({@link #interruptAll}), and this
+   * returns once they have all ended, so that nothing this runner started outlives livegate or
+   * finds its temporary files deleted under it.
+   *
+   * @return how many commands were running
+   */
+  public int stopAll() throws InterruptedException {
+    List<Process> interrupted;
+    synchronized (running) {
+      stopped = true;
+      interrupted = List.copyOf(running);
+    }
+    interruptAll();
+    for (Process process : interrupted) {
+      process.waitFor();
+    }
+    return interrupted.size();
+  }
+
   /** Whether any process of this runner is still running. */
   public boolean busy() {
     return running.stream().anyMatch(Process::isAlive);
@@ -151,13 +175,20 @@ public final class ProcessCommandRunner implements CommandRunner {
         .environment()
         .putAll(RunnerEnvironment.forCommand(System.getenv(), command.environment()));
     Process process;
-    try {
-      process = builder.start();
-    } catch (IOException e) {
-      return new CommandResult(
-          -1, "cannot start " + command.argv().get(0) + ": " + e.getMessage(), false);
+    // One lock with stopAll: a command started as it stops would run on unwaited for.
+    synchronized (running) {
+      if (stopped) {
+        return new CommandResult(
+            -1, "not started: livegate is stopping (" + command.argv().get(0) + ")", false);
+      }
+      try {
+        process = builder.start();
+      } catch (IOException e) {
+        return new CommandResult(
+            -1, "cannot start " + command.argv().get(0) + ": " + e.getMessage(), false);
+      }
+      running.add(process);
     }
-    running.add(process);
     try {
       command.pidFile().ifPresent(file -> writePid(file, process));
       Tail stdout = new Tail(stdoutFile);

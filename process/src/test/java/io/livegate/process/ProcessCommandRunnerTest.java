@@ -255,6 +255,44 @@ class ProcessCommandRunnerTest {
   }
 
   @Test
+  void stoppingAllWaitsForTheRunningCommandAndStartsNoneAfter() throws Exception {
+    Path marker = dir.resolve("interrupted");
+    CountDownLatch trapped = new CountDownLatch(1);
+    ProcessCommandRunner lines =
+        new ProcessCommandRunner(
+            line -> {
+              if (line.equals("trapped")) {
+                trapped.countDown();
+              }
+            });
+    Thread running =
+        new Thread(
+            () ->
+                lines.run(
+                    new Command(
+                        List.of(
+                            "/bin/sh",
+                            "-c",
+                            "trap 'sleep 1; printf done > "
+                                + marker
+                                + "; exit 130' INT;"
+                                + " echo trapped; while true; do sleep 1; done"),
+                        dir,
+                        Map.of(),
+                        TIMEOUT)));
+    running.start();
+    trapped.await();
+
+    assertThat(lines.stopAll()).isEqualTo(1);
+
+    assertThat(marker).as("stopAll returned once the command had ended").hasContent("done");
+    CommandResult after = lines.run(new Command(List.of("/bin/true"), dir, Map.of(), TIMEOUT));
+    assertThat(after.exitCode()).isEqualTo(-1);
+    assertThat(after.output()).contains("not started: livegate is stopping");
+    running.join();
+  }
+
+  @Test
   void interruptingAllSendsEachRunningCommandOneSigint() throws Exception {
     CommandResult[] result = new CommandResult[1];
     // The shell says when its trap is set: a SIGINT before that would end it with the default.
