@@ -26,6 +26,16 @@ class ProcessCommandRunnerTest {
     return runner.run(new Command(List.of(argv), dir, Map.of(), TIMEOUT));
   }
 
+  /** A runner that counts {@code trapped} down when its command prints "trapped". */
+  private static ProcessCommandRunner countingDownOnTrapped(CountDownLatch trapped) {
+    return new ProcessCommandRunner(
+        line -> {
+          if (line.equals("trapped")) {
+            trapped.countDown();
+          }
+        });
+  }
+
   @Test
   void shellSyntaxInAnArgumentIsPassedLiterally() {
     Path marker = dir.resolve("pwned");
@@ -258,13 +268,7 @@ class ProcessCommandRunnerTest {
   void stoppingAllWaitsForTheRunningCommandAndStartsNoneAfter() throws Exception {
     Path marker = dir.resolve("interrupted");
     CountDownLatch trapped = new CountDownLatch(1);
-    ProcessCommandRunner lines =
-        new ProcessCommandRunner(
-            line -> {
-              if (line.equals("trapped")) {
-                trapped.countDown();
-              }
-            });
+    ProcessCommandRunner lines = countingDownOnTrapped(trapped);
     Thread running =
         new Thread(
             () ->
@@ -297,13 +301,7 @@ class ProcessCommandRunnerTest {
     CommandResult[] result = new CommandResult[1];
     // The shell says when its trap is set: a SIGINT before that would end it with the default.
     CountDownLatch trapped = new CountDownLatch(1);
-    ProcessCommandRunner lines =
-        new ProcessCommandRunner(
-            line -> {
-              if (line.equals("trapped")) {
-                trapped.countDown();
-              }
-            });
+    ProcessCommandRunner lines = countingDownOnTrapped(trapped);
     Thread running =
         new Thread(
             () ->

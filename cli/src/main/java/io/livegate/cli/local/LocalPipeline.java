@@ -76,28 +76,6 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
         throw new LivegateException("--retry-limit must be 0 or more, not " + retryLimit);
       }
     }
-
-    /** Settings with the default {@link #RETRY_LIMIT}. */
-    public Settings(
-        String repositoryUrl,
-        Accounts accounts,
-        RunnerArgv runner,
-        FailurePolicy policy,
-        LocalDeployer.Settings deploy,
-        LockScope lockScope,
-        int port,
-        Map<String, String> runnerEnvironment) {
-      this(
-          repositoryUrl,
-          accounts,
-          runner,
-          policy,
-          deploy,
-          lockScope,
-          port,
-          runnerEnvironment,
-          RETRY_LIMIT);
-    }
   }
 
   private final LocalWiring wiring;
