@@ -257,7 +257,8 @@ class ProcessCommandRunnerTest {
                     dir,
                     Map.of(),
                     TIMEOUT,
-                    java.util.Optional.of(pidFile)));
+                    java.util.Optional.of(pidFile),
+                    java.util.Optional.empty()));
 
     assertThat(marker).as("the run returned only once the process ended").hasContent("done");
     assertThat(result.exitCode()).isZero();

@@ -349,8 +349,7 @@ class CrashSuiteTest {
   @Test
   void aServeWhoseDiskFillsRetriesTheDeploymentAndFinishesItOnceSpaceIsFreed() throws Exception {
     // No retries on other errors: a resource running out is retried until it is freed.
-    ServedMerge served =
-        aAndBServed(smallFileSystem(dir.resolve("state")), "--retry-limit", "0");
+    ServedMerge served = aAndBServed(smallFileSystem(dir.resolve("state")), "--retry-limit", "0");
 
     try (ServeProcess serve = served.startAndDeliver()) {
       serve.awaitLine("[app/b] Plan");
