@@ -7,6 +7,7 @@ import io.livegate.core.LivegateException;
 import io.livegate.core.ProgressListener;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
+import io.livegate.core.runner.Shutdown;
 import io.livegate.core.stack.DeployStack;
 import io.livegate.core.stack.DeployStackJson;
 import io.livegate.process.ProcessCommandRunner;
@@ -233,11 +234,32 @@ final class ScanCli implements Callable<Integer> {
     Sandbox sandbox = LocalWiring.sandbox(LocalOptions.defaultStateDirectory());
     err.println("livegate: " + sandbox.description());
     err.flush();
-    return new PlanScan(
-            new SandboxedPlan.Tools(
-                new ProcessCommandRunner(), runnerKind(), sandbox, Map.of("TF_IN_AUTOMATION", "1")),
-            progress)
-        .run(command);
+    ProcessCommandRunner plans = new ProcessCommandRunner();
+    // Ctrl-C, SIGTERM or SIGHUP exit the JVM: its plans, in sessions of their own, would run on
+    // in copies of the repository that the exit deletes. A plan changes nothing, so they are
+    // interrupted at once, and the exit waits for them before the temporary files go.
+    Runnable stopPlans =
+        () -> {
+          try {
+            err.println("livegate: stopping: interrupting the running plans");
+            err.flush();
+            int stopped = plans.stopAll();
+            err.println("livegate: stopped " + stopped + (stopped == 1 ? " plan" : " plans"));
+            err.flush();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    Shutdown.closing(stopPlans);
+    try {
+      return new PlanScan(
+              new SandboxedPlan.Tools(
+                  plans, runnerKind(), sandbox, Map.of("TF_IN_AUTOMATION", "1")),
+              progress)
+          .run(command);
+    } finally {
+      Shutdown.cancel(stopPlans);
+    }
   }
 
   private RunnerArgv runnerKind() {

@@ -139,6 +139,18 @@ final class ServeCli implements Callable<Integer> {
   private URI githubApiUrl;
 
   @Option(
+      names = "--retry-limit",
+      paramLabel = "N",
+      defaultValue = "" + LocalPipeline.RETRY_LIMIT,
+      description =
+          "How many times in a row a deployment that stopped on an error is run again (after 5 s,"
+              + " doubling up to 5 min) before it is left, running and holding the merge lock, to"
+              + " an operator (default: ${DEFAULT-VALUE}, about 15 minutes). A resource running"
+              + " out (disk, memory, file descriptors, the metadb's connections) is retried until"
+              + " it is freed.")
+  private int retryLimit;
+
+  @Option(
       names = "--allow-fork-prs",
       description = "Plan pull requests from forks too (their code runs during plan).")
   private boolean allowForkPrs;
@@ -174,7 +186,8 @@ final class ServeCli implements Callable<Integer> {
               local.settings(run.autoApprove),
               LockScope.fromId(lockScope),
               local.port,
-              Map.of("TF_IN_AUTOMATION", "1"));
+              Map.of("TF_IN_AUTOMATION", "1"),
+              retryLimit);
       Optional<GitHubClient> github =
           token.map(tokens -> GitHubClient.create(githubApiUrl, tokens));
       CommitStatusPublisher statuses =

@@ -52,6 +52,9 @@ public final class ProcessCommandRunner implements CommandRunner {
   private final Consumer<String> lineSink;
   private final Set<Process> running = ConcurrentHashMap.newKeySet();
 
+  /** Whether {@link #stopAll} ran: no command starts after it. Guarded by {@link #running}. */
+  private boolean stopped;
+
   public ProcessCommandRunner() {
     this(line -> {});
   }
@@ -126,6 +129,27 @@ public final class ProcessCommandRunner implements CommandRunner {
     }
   }
 
+  /**
+   * Stops for good, for a JVM that exits amid commands that change nothing (a plan scan's plans):
+   * no command starts any more, each running one gets one SIGINT ({@link #interruptAll}), and this
+   * returns once they have all ended, so that nothing this runner started outlives livegate or
+   * finds its temporary files deleted under it.
+   *
+   * @return how many commands were running
+   */
+  public int stopAll() throws InterruptedException {
+    List<Process> interrupted;
+    synchronized (running) {
+      stopped = true;
+      interrupted = List.copyOf(running);
+    }
+    interruptAll();
+    for (Process process : interrupted) {
+      process.waitFor();
+    }
+    return interrupted.size();
+  }
+
   /** Whether any process of this runner is still running. */
   public boolean busy() {
     return running.stream().anyMatch(Process::isAlive);
@@ -151,15 +175,22 @@ public final class ProcessCommandRunner implements CommandRunner {
         .environment()
         .putAll(RunnerEnvironment.forCommand(System.getenv(), command.environment()));
     Process process;
-    try {
-      process = builder.start();
-    } catch (IOException e) {
-      return new CommandResult(
-          -1, "cannot start " + command.argv().get(0) + ": " + e.getMessage(), false);
+    // One lock with stopAll: a command started as it stops would run on unwaited for.
+    synchronized (running) {
+      if (stopped) {
+        return new CommandResult(
+            -1, "not started: livegate is stopping (" + command.argv().get(0) + ")", false);
+      }
+      try {
+        process = builder.start();
+      } catch (IOException e) {
+        return new CommandResult(
+            -1, "cannot start " + command.argv().get(0) + ": " + e.getMessage(), false);
+      }
+      running.add(process);
     }
-    running.add(process);
     try {
-      command.pidFile().ifPresent(file -> writePid(file, process.pid()));
+      command.pidFile().ifPresent(file -> writePid(file, process));
       Tail stdout = new Tail(stdoutFile);
       Tail stderr = new Tail(stderrFile);
       ByteArrayOutputStream merged = new ByteArrayOutputStream();
@@ -255,17 +286,36 @@ public final class ProcessCommandRunner implements CommandRunner {
 
   /**
    * Writes the PID file whole or not at all (a temporary file moved into place), so that a resumed
-   * run that finds the file never reads it half-written and takes a running apply for none.
+   * run that finds the file never reads it half-written and takes a running apply for none. When it
+   * cannot be written (a full disk), the process is running all the same: this run goes on watching
+   * it to its end and reports how it ended, as without the file; only a run that dies meanwhile
+   * loses it. Throwing here instead would leave an apply running that nothing waits for, which a
+   * retry would plan and apply again beside it.
    */
-  private static void writePid(Path file, long pid) {
+  private void writePid(Path file, Process process) {
+    Path partial = null;
     try {
       Files.createDirectories(file.getParent());
-      Path partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".new");
-      Files.writeString(partial, pid + "\n");
+      partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".new");
+      Files.writeString(partial, process.pid() + "\n");
       Files.move(
           partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
-      throw new LivegateException("cannot write " + file + ": " + e.getMessage(), e);
+      lineSink.accept(
+          "warning: cannot write "
+              + file
+              + " ("
+              + e
+              + "); pid "
+              + process.pid()
+              + " runs on, and this run waits for it");
+      if (partial != null) {
+        try {
+          Files.deleteIfExists(partial);
+        } catch (IOException ignored) {
+          // A leftover .new file is never read as a PID file; the next run's start replaces it.
+        }
+      }
     }
   }
 

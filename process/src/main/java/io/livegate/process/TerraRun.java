@@ -5,6 +5,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.flow.ApprovedContinuation;
 import io.livegate.core.flow.PlanJson;
+import io.livegate.core.flow.ReportedComplete;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.core.runner.ResourceShortage;
@@ -15,6 +16,7 @@ import io.livegate.scan.repo.GitSourceCache;
 import io.livegate.scan.repo.SourceAccess;
 import io.livegate.scan.terragrunt.StackGenerator;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
@@ -271,7 +273,10 @@ public final class TerraRun implements UnitRunner {
    * that the voters approved, or the rest of one as terraform continues it (a replace whose delete
    * is done continues with its create; {@link ApprovedContinuation}): they are applied without a
    * new vote. Anything else fails, and nothing more is applied. An apply that terraform reported
-   * failed before the run died fails with terraform's error, and nothing is applied again.
+   * failed before the run died fails with terraform's error, and nothing is applied again; so does
+   * a change left that the interrupted apply's output reports made ({@link ReportedComplete}):
+   * terraform made it but could not save the state (a full disk), and applying it again would make
+   * it twice.
    */
   @Override
   public Step<Resumed> finishInterruptedApply(Execution execution, Set<String> newProviders) {
@@ -333,6 +338,21 @@ public final class TerraRun implements UnitRunner {
               "the interrupted apply had finished; not applied again" + String.join("", released)),
           null);
     }
+    List<String> madeAlready =
+        ReportedComplete.among(outputOfTheInterruptedApply(execution), left.changes());
+    if (!madeAlready.isEmpty()) {
+      return Step.failed(
+          "terraform reported changes complete that its state does not hold ("
+              + String.join("; ", madeAlready)
+              + "): the interrupted apply made them but its state was not saved, and they are not"
+              + " applied again, which would make them twice. Restore the state of "
+              + execution.unit()
+              + " (terraform's errored.tfstate in its directory or the state printed in "
+              + ProcessCommandRunner.keptOutput(applyPidFile(execution))
+                  .resolve(ProcessCommandRunner.STDERR)
+              + ", where whole, with terraform state push; else terraform import), then deploy"
+              + " again");
+    }
     List<String> unapproved = ApprovedContinuation.unapproved(approved, left.changes());
     if (!unapproved.isEmpty()) {
       return Step.failed(
@@ -391,6 +411,23 @@ public final class TerraRun implements UnitRunner {
     } catch (IOException e) {
       throw new LivegateException(
           "cannot read the output of the interrupted apply in " + output + ": " + e.getMessage(),
+          e);
+    }
+  }
+
+  /** What the interrupted apply printed on stdout, where terraform reports each change made. */
+  private String outputOfTheInterruptedApply(Execution execution) {
+    Path stdout =
+        ProcessCommandRunner.keptOutput(applyPidFile(execution))
+            .resolve(ProcessCommandRunner.STDOUT);
+    try {
+      // Leniently: a full disk may have cut the file in the middle of a character.
+      return Files.exists(stdout)
+          ? new String(Files.readAllBytes(stdout), StandardCharsets.UTF_8)
+          : "";
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot read the output of the interrupted apply in " + stdout + ": " + e.getMessage(),
           e);
     }
   }

@@ -26,6 +26,16 @@ class ProcessCommandRunnerTest {
     return runner.run(new Command(List.of(argv), dir, Map.of(), TIMEOUT));
   }
 
+  /** A runner that counts {@code trapped} down when its command prints "trapped". */
+  private static ProcessCommandRunner countingDownOnTrapped(CountDownLatch trapped) {
+    return new ProcessCommandRunner(
+        line -> {
+          if (line.equals("trapped")) {
+            trapped.countDown();
+          }
+        });
+  }
+
   @Test
   void shellSyntaxInAnArgumentIsPassedLiterally() {
     Path marker = dir.resolve("pwned");
@@ -232,17 +242,67 @@ class ProcessCommandRunnerTest {
   }
 
   @Test
+  void aPidFileThatCannotBeWrittenLeavesTheProcessWatchedToItsEnd() throws Exception {
+    // A non-empty directory where the PID file goes: the move into place fails, as on a full disk.
+    Path pidFile = Files.createDirectories(dir.resolve("apply.pid"));
+    Files.writeString(pidFile.resolve("in-the-way"), "");
+    Path marker = dir.resolve("marker");
+    List<String> lines = new CopyOnWriteArrayList<>();
+
+    CommandResult result =
+        new ProcessCommandRunner(lines::add)
+            .run(
+                new Command(
+                    List.of("/bin/sh", "-c", "sleep 1; printf done > " + marker),
+                    dir,
+                    Map.of(),
+                    TIMEOUT,
+                    java.util.Optional.of(pidFile),
+                    java.util.Optional.empty()));
+
+    assertThat(marker).as("the run returned only once the process ended").hasContent("done");
+    assertThat(result.exitCode()).isZero();
+    assertThat(lines).anyMatch(line -> line.startsWith("warning: cannot write " + pidFile));
+  }
+
+  @Test
+  void stoppingAllWaitsForTheRunningCommandAndStartsNoneAfter() throws Exception {
+    Path marker = dir.resolve("interrupted");
+    CountDownLatch trapped = new CountDownLatch(1);
+    ProcessCommandRunner lines = countingDownOnTrapped(trapped);
+    Thread running =
+        new Thread(
+            () ->
+                lines.run(
+                    new Command(
+                        List.of(
+                            "/bin/sh",
+                            "-c",
+                            "trap 'sleep 1; printf done > "
+                                + marker
+                                + "; exit 130' INT;"
+                                + " echo trapped; while true; do sleep 1; done"),
+                        dir,
+                        Map.of(),
+                        TIMEOUT)));
+    running.start();
+    trapped.await();
+
+    assertThat(lines.stopAll()).isEqualTo(1);
+
+    assertThat(marker).as("stopAll returned once the command had ended").hasContent("done");
+    CommandResult after = lines.run(new Command(List.of("/bin/true"), dir, Map.of(), TIMEOUT));
+    assertThat(after.exitCode()).isEqualTo(-1);
+    assertThat(after.output()).contains("not started: livegate is stopping");
+    running.join();
+  }
+
+  @Test
   void interruptingAllSendsEachRunningCommandOneSigint() throws Exception {
     CommandResult[] result = new CommandResult[1];
     // The shell says when its trap is set: a SIGINT before that would end it with the default.
     CountDownLatch trapped = new CountDownLatch(1);
-    ProcessCommandRunner lines =
-        new ProcessCommandRunner(
-            line -> {
-              if (line.equals("trapped")) {
-                trapped.countDown();
-              }
-            });
+    ProcessCommandRunner lines = countingDownOnTrapped(trapped);
     Thread running =
         new Thread(
             () ->

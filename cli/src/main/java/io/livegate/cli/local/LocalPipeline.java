@@ -14,6 +14,7 @@ import io.livegate.core.engine.Engine;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.pr.MergeGate;
 import io.livegate.core.pr.PullRequestPlanner;
+import io.livegate.core.runner.ResourceShortage;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.webhook.WebhookReceiver;
 import io.livegate.core.webhook.WebhookSettings;
@@ -41,13 +42,25 @@ import java.util.function.Consumer;
  * lock through its scan (a checkout of the merge commit) and its flows, then hands the lock on. The
  * worker is the local stand-in for create-deploy-stack and the trigger; AdvanceDeployment and the
  * merge gate are the same as on AWS. A deployment whose run stopped on an error (not a signal) is
- * run again after a backoff, instead of idling with the merge lock held.
+ * run again after a backoff, instead of idling with the merge lock held: a resource of the machine
+ * running out ({@link ResourceShortage}) until it is freed, since the operator frees it and expects
+ * serve to carry on; any other error at most {@link Settings#retryLimit} times in a row, since a
+ * broken repository URL or a revoked token does not heal by waiting, and retrying it forever would
+ * only fill the log.
  */
 public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoCloseable {
   private static final Duration FIRST_RETRY = Duration.ofSeconds(5);
   private static final Duration LAST_RETRY = Duration.ofMinutes(5);
 
-  /** What the pipeline runs with. */
+  /** How many times in a row a deployment is retried after errors other than a shortage. */
+  public static final int RETRY_LIMIT = 8;
+
+  /**
+   * What the pipeline runs with.
+   *
+   * @param retryLimit how many times in a row a deployment that stopped on an error other than a
+   *     resource running out is run again before it is left to an operator
+   */
   public record Settings(
       String repositoryUrl,
       Accounts accounts,
@@ -56,7 +69,14 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
       LocalDeployer.Settings deploy,
       LockScope lockScope,
       int port,
-      Map<String, String> runnerEnvironment) {}
+      Map<String, String> runnerEnvironment,
+      int retryLimit) {
+    public Settings {
+      if (retryLimit < 0) {
+        throw new LivegateException("--retry-limit must be 0 or more, not " + retryLimit);
+      }
+    }
+  }
 
   private final LocalWiring wiring;
   private final Settings settings;
@@ -68,8 +88,17 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
       Executors.newSingleThreadExecutor(daemon("livegate-pipeline"));
   private final Set<Long> submitted = ConcurrentHashMap.newKeySet();
 
-  /** How often each deployment's run has stopped on an error in a row: its retry's backoff. */
-  private final Map<Long, Integer> failures = new ConcurrentHashMap<>();
+  /**
+   * How often each deployment's run has stopped in a row, and how many of those stops were errors
+   * other than a resource running out: its retry's backoff, and whether it is retried at all.
+   */
+  private record Stops(int inARow, int errors) {
+    Stops plus(Stops other) {
+      return new Stops(inARow + other.inARow, errors + other.errors);
+    }
+  }
+
+  private final Map<Long, Stops> stops = new ConcurrentHashMap<>();
 
   private final ScheduledExecutorService retries =
       Executors.newSingleThreadScheduledExecutor(daemon("livegate-retry"));
@@ -180,7 +209,7 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
               .run(deploymentId);
       log.accept("deployment " + deploymentId + " " + status.id());
       engine.finalStatuses().settle(deploymentId);
-      failures.remove(deploymentId);
+      stops.remove(deploymentId);
     } catch (RuntimeException e) {
       if (wiring.draining()) {
         log.accept("deployment " + deploymentId + " stopped: " + e.getMessage());
@@ -188,21 +217,43 @@ public final class LocalPipeline implements ScanLauncher, FlowLauncher, AutoClos
       }
       // A local error (a disk that was full, a file a killed run left) may be gone by the next
       // try; idling would keep the merge lock held until someone restarts serve.
-      int failed = failures.merge(deploymentId, 1, Integer::sum);
-      Duration wait = retryAfter(failed);
+      boolean shortage = ResourceShortage.in(e.getMessage()).isPresent();
+      Stops stopped = stops.merge(deploymentId, new Stops(1, shortage ? 0 : 1), Stops::plus);
+      log.accept("deployment " + deploymentId + " stopped: " + e.getMessage());
+      if (!shortage && stopped.errors() > settings.retryLimit()) {
+        stops.remove(deploymentId);
+        log.accept(
+            "not retrying deployment "
+                + deploymentId
+                + " again: it stopped on an error "
+                + stopped.errors()
+                + (stopped.errors() == 1 ? " time" : " times")
+                + " in a row (--retry-limit "
+                + settings.retryLimit()
+                + "). It stays running, with what finished recorded, and holds the merge lock: fix"
+                + " the cause, then restart livegate serve, which resumes it (or stop serve and run"
+                + " livegate admin abort "
+                + deploymentId
+                + ")");
+        return;
+      }
+      Duration wait = retryAfter(stopped.inARow());
       log.accept(
-          "deployment "
-              + deploymentId
-              + " stopped: "
-              + e.getMessage()
-              + "\nretrying deployment "
+          "retrying deployment "
               + deploymentId
               + " in "
               + wait.toSeconds()
               + " s (it stopped "
-              + failed
-              + (failed == 1 ? " time" : " times")
-              + " in a row)");
+              + stopped.inARow()
+              + (stopped.inARow() == 1 ? " time" : " times")
+              + " in a row"
+              + (shortage
+                  ? "; a resource running out is retried until it is freed)"
+                  : "; "
+                      + stopped.errors()
+                      + " of --retry-limit "
+                      + settings.retryLimit()
+                      + " on errors)"));
       retries.schedule(
           () -> wiring.deployments.find(deploymentId).ifPresent(this::submit),
           wait.toMillis(),

@@ -11,6 +11,7 @@ import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -355,7 +356,8 @@ class CrashSuiteTest {
 
   @Test
   void aServeWhoseDiskFillsRetriesTheDeploymentAndFinishesItOnceSpaceIsFreed() throws Exception {
-    ServedMerge served = aAndBServed(smallFileSystem(dir.resolve("state")));
+    // No retries on other errors: a resource running out is retried until it is freed.
+    ServedMerge served = aAndBServed(smallFileSystem(dir.resolve("state")), "--retry-limit", "0");
 
     try (ServeProcess serve = served.startAndDeliver()) {
       serve.awaitLine("[app/b] Plan");
@@ -368,6 +370,53 @@ class CrashSuiteTest {
     }
 
     served.assertAppliedOnceAndSucceeded("each apply ran once");
+  }
+
+  @Test
+  void aServeWhoseDiskFillsAsAnApplyEndsNeverAppliesThatUnitAgain() throws Exception {
+    Path oracle = dir.resolve("oracle.log");
+    Path state = smallFileSystem(dir.resolve("state"));
+    TestRepo repo = TestRepo.create(dir.resolve("live"));
+    String empty = repo.commit("empty");
+    startAndEndUnit(repo, "app/a", "v1", oracle);
+    // b's provisioner fills the disk of serve's workspace once its own lines are posted: terraform
+    // created b's resource but cannot save the state, which lives in that workspace.
+    startAndEndUnit(
+        repo, "app/b", "v1", oracle, "; dd if=/dev/zero of=filler bs=1M 2>/dev/null; true");
+    String merge = repo.commit("a and b");
+    List<String> arguments =
+        ServeProcess.oneAccount(dir, repo.root(), state, "--auto-approve", "--parallelism", "1");
+
+    try (ServeProcess serve = ServeProcess.start(arguments)) {
+      serve.deliver(ServeProcess.merged(10, merge, empty), "delivery-10");
+      serve.awaitLine("retrying deployment 1 in ");
+      assertThat(serve.log()).contains("ran out of disk space");
+      // b's provisioner wrote it in the apply's copy of the checkout, which the failed apply may
+      // have deleted already; find tolerates that.
+      new ProcessBuilder("find", state.toString(), "-name", "filler", "-delete")
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start()
+          .waitFor();
+      assertThat(Files.getFileStore(state).getUsableSpace()).isPositive();
+      // Until the deployment ends, or b's provisioner runs again (and fills the disk again).
+      serve.await(
+          () ->
+              serve.log().contains("deployment 1 failed")
+                  || serve.log().contains("deployment 1 succeeded")
+                  || ChildJvm.read(oracle).split("start app/b").length > 2,
+          "the deployment's end or a second apply of b");
+    }
+
+    assertThat(Files.readAllLines(oracle))
+        .as("b's apply ran once: its resource exists, whatever the lost state says")
+        .containsExactly("start app/a v1", "end app/a v1", "start app/b v1", "end app/b v1");
+    Recorded recorded = Recorded.in(state);
+    Execution b =
+        recorded.executions().stream().filter(e -> e.unit().equals("app/b")).findFirst().get();
+    assertThat(b.status()).isEqualTo(ExecutionStatus.FAILED);
+    assertThat(String.join("\n", recorded.events(b)))
+        .contains("terraform_data.unit: create", "terraform reported", "not applied again");
   }
 
   /**
@@ -390,10 +439,23 @@ class CrashSuiteTest {
     return directory;
   }
 
-  /** Writes {@code filler} until its file system has no space left. */
-  private static void fill(Path filler) throws IOException {
+  /**
+   * Writes {@code filler} until its file system has no space left: first all its free space at once
+   * with fallocate (the run goes on meanwhile, and under load a test writing 300 MB block by block
+   * let a serve case's unit get from its plan into its apply before the disk was full), then what
+   * that left, block by block.
+   */
+  private static void fill(Path filler) throws IOException, InterruptedException {
+    long free = Files.getFileStore(filler.getParent()).getUsableSpace();
+    // Its failure (the space taken meanwhile) leaves the rest to the writes below.
+    new ProcessBuilder("fallocate", "-l", Long.toString(free), filler.toString())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start()
+        .waitFor();
     byte[] block = new byte[1 << 20];
-    try (var out = Files.newOutputStream(filler)) {
+    try (var out =
+        Files.newOutputStream(filler, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
       while (true) {
         out.write(block);
       }
@@ -529,6 +591,12 @@ class CrashSuiteTest {
    * oracle as a start without its end.
    */
   private static void startAndEndUnit(TestRepo repo, String unit, String version, Path oracle) {
+    startAndEndUnit(repo, unit, version, oracle, "");
+  }
+
+  /** The same unit, whose provisioner runs the shell text {@code after} once it logged its end. */
+  private static void startAndEndUnit(
+      TestRepo repo, String unit, String version, Path oracle, String after) {
     String line = unit + " " + version;
     LiveRepos.provisionedUnit(
         repo,
@@ -536,7 +604,8 @@ class CrashSuiteTest {
         version,
         Oracle.append(oracle, "start " + line)
             + "; sleep 2; "
-            + Oracle.append(oracle, "end " + line));
+            + Oracle.append(oracle, "end " + line)
+            + after);
   }
 
   private static String[] deployArguments(Path repo, Path state) {

@@ -64,7 +64,8 @@ class ServeTest {
               new LocalDeployer.Settings(2, true, false, Duration.ofMinutes(5)),
               LockScope.REPO,
               0,
-              Map.of("TF_IN_AUTOMATION", "1"));
+              Map.of("TF_IN_AUTOMATION", "1"),
+              LocalPipeline.RETRY_LIMIT);
       try (LocalPipeline pipeline =
           new LocalPipeline(wiring, settings, github, java.util.Optional.empty(), line -> {})) {
         server.webhook(

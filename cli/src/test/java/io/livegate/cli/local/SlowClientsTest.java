@@ -56,7 +56,8 @@ class SlowClientsTest {
               new LocalDeployer.Settings(1, false, false, Duration.ofMinutes(5)),
               LockScope.REPO,
               0,
-              Map.of());
+              Map.of(),
+              LocalPipeline.RETRY_LIMIT);
       try (LocalPipeline pipeline =
           new LocalPipeline(wiring, settings, new RecordingStatuses(), Optional.empty(), l -> {})) {
         server.webhook(
