@@ -121,8 +121,15 @@ final class LocalRun {
               + ")");
       AccountCoverage.requireReachableThresholds(accounts);
     }
-    // The scan runs while the metadb starts in the background (LocalMetadb.starting): it is read
-    // first after the scan, where a merge that was queued before is refused.
+    // A merge deploys once: say so before spending a scan on it. (This is the metadb's first
+    // statement: its start in the background, LocalMetadb.starting, overlapped the web server's
+    // start and the checks above.)
+    for (Deployment earlier : wiring.deployments.list(root.toString())) {
+      if (!earlier.pullRequest().reconcile()
+          && earlier.pullRequest().mergeCommit().equals(headSha)) {
+        throw queuedBefore(earlier, Commands.of(wiring, runner, false));
+      }
+    }
     DeployStack stack =
         new GraphScan(progress)
             .run(
@@ -137,13 +144,6 @@ final class LocalRun {
                         TerragruntVersions.forRunner(
                             runner, environment, new ProcessCommandRunner(), progress::progress))
                     .build());
-    // A merge deploys once.
-    for (Deployment earlier : wiring.deployments.list(root.toString())) {
-      if (!earlier.pullRequest().reconcile()
-          && earlier.pullRequest().mergeCommit().equals(headSha)) {
-        throw queuedBefore(earlier, Commands.of(wiring, runner, false));
-      }
-    }
     MergedPullRequest merge =
         MergedPullRequest.withExactBase(root.toString(), 0, base, head, baseSha, headSha);
     return started(

@@ -42,9 +42,10 @@ import javax.sql.DataSource;
  * <p>Connections are pooled: opening one costs 6 to 12 ms, far more than the statements a store
  * runs, and each flow step runs a few (docs/benchmarks.md).
  *
- * <p>A run starts it in the background ({@link #starting}): the server's start (about half of a
- * {@code deploy}'s wait for its first plan, docs/benchmarks.md "Start-up") then overlaps the scan
- * and the web server's start, and the first statement waits for it (and fails as the start did).
+ * <p>A run starts it in the background ({@link #starting}): the server's start (the largest part of
+ * a {@code deploy}'s wait for its first plan, docs/benchmarks.md "Start-up") then overlaps the web
+ * server's start and the repository's checks, and the first statement waits for it (and fails as
+ * the start did).
  */
 public final class LocalMetadb implements AutoCloseable {
   private static final int MAX_CONNECTIONS = 16;

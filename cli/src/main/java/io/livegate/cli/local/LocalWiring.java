@@ -100,14 +100,24 @@ public final class LocalWiring implements AutoCloseable {
     // The lock first: a second run must not walk a directory that the holder is writing in.
     this.lock =
         StateDirectoryLock.takeFromReaders(StateDirectory.create(stateDirectory), READER_WAIT);
+    LocalMetadb starting = null;
     try {
       this.state = StateDirectory.at(stateDirectory);
+      // in the background, beside the sandbox's probe and what the command does before its first
+      // statement
+      starting = LocalMetadb.starting(state.metadb());
+      this.metadb = starting;
       this.sandbox = sandbox(state.root());
       this.sources = sources.apply(state.root());
       this.logs = new FileExecutionLogs(state.logs());
-      this.metadb = LocalMetadb.starting(state.metadb());
     } catch (RuntimeException e) {
-      lock.close();
+      try {
+        if (starting != null) {
+          starting.close();
+        }
+      } finally {
+        lock.close();
+      }
       throw e;
     }
     this.deployments = metadb.metadb().deployments();
