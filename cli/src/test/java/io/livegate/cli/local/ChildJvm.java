@@ -34,6 +34,11 @@ final class ChildJvm {
   /** The command that runs {@code main} in a JVM with {@code options} (a heap size, say). */
   static List<String> command(List<String> options, Class<?> main, List<String> arguments) {
     List<String> command = new ArrayList<>();
+    // SIGHUP as a terminal sends it, even when the build runs under nohup: an ignored signal is
+    // inherited, and the JVM then installs no handler for it, so the SIGHUP cases would test nohup
+    // (env execs the JVM: the child's pid is the JVM's)
+    command.add("env");
+    command.add("--default-signal=HUP");
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // The JVM options of the ./livegate script: the quick C1 compiler only (C2's compilations
     // cost a short command more CPU than they save) and no hsperfdata file.
