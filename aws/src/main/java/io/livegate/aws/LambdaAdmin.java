@@ -1,9 +1,11 @@
 package io.livegate.aws;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.LivegateException;
 import io.livegate.core.admin.AdminCommand;
 import io.livegate.core.admin.AdminResult;
+import io.livegate.core.admin.Console;
 import io.livegate.statemachine.AdminCall;
 import io.livegate.statemachine.FlowJson;
 import java.io.IOException;
@@ -20,7 +22,8 @@ import software.amazon.awssdk.services.lambda.model.InvocationType;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 
 /**
- * {@code livegate admin --aws}: runs an operator command in the admin Lambda, invoked with {@code
+ * {@code livegate admin --aws} (and {@code status} and {@code ui} with {@code --aws}): runs an
+ * operator command, or reads a console page, in the admin Lambda, invoked with {@code
  * lambda:Invoke} as the operator (the SDK's default credentials chain: environment, profile, SSO,
  * instance role; requests signed with SigV4). The Lambda has no URL; IAM decides who may run it.
  */
@@ -55,15 +58,24 @@ public final class LambdaAdmin implements AutoCloseable {
 
   /** Runs {@code command} in the Lambda and answers what it did. */
   public AdminResult run(AdminCommand command) {
+    return AdminCall.result(invoke(AdminCall.request(command)));
+  }
+
+  /** The console's page that {@code page} asks for, rendered by the Lambda from the metadb. */
+  public Console.Response page(AdminCall.PageRequest page) {
+    return AdminCall.page(invoke(AdminCall.request(page)));
+  }
+
+  private JsonNode invoke(ObjectNode request) {
     InvokeResponse response;
     try {
       response =
           lambda.invoke(
-              request ->
-                  request
+              invoke ->
+                  invoke
                       .functionName(function)
                       .invocationType(InvocationType.REQUEST_RESPONSE)
-                      .payload(SdkBytes.fromUtf8String(AdminCall.request(command).toString())));
+                      .payload(SdkBytes.fromUtf8String(request.toString())));
     } catch (SdkException e) {
       throw new LivegateException(
           "cannot invoke the admin Lambda " + function + ": " + e.getMessage(), e);
@@ -76,7 +88,7 @@ public final class LambdaAdmin implements AutoCloseable {
               + " failed: "
               + answer.path("errorMessage").asText(answer.toString()));
     }
-    return AdminCall.result(answer);
+    return answer;
   }
 
   private JsonNode answer(SdkBytes payload) {

@@ -10,8 +10,19 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMoc
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +33,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@code livegate admin --aws} against a stub of Lambda's Invoke API: each subcommand sends its
  * request, signed with SigV4 by the AWS SDK with the caller's credentials, and prints the answer's
- * lines with the exit code the local command has.
+ * lines with the exit code the local command has; {@code livegate ui --aws} serves the pages the
+ * function renders.
  *
  * <p>Why a stub: moto runs Lambda functions only in Docker, which this machine does not have, so
  * the Invoke API is played by WireMock here. What the stub stands in for is covered for real: the
@@ -64,6 +76,11 @@ class AdminLambdaCliTest {
    * {@code livegate COMMAND ARGS --aws ...} against the stub, as the operator's machine runs it.
    */
   private static CliRun onAws(String command, String... args) {
+    return CliRun.of(awsArguments(command, args));
+  }
+
+  /** {@code COMMAND ARGS --aws ...}: the arguments that point {@code COMMAND} at the stub. */
+  private static String[] awsArguments(String command, String... args) {
     List<String> all = new ArrayList<>(List.of(command));
     all.addAll(List.of(args));
     all.addAll(
@@ -75,7 +92,7 @@ class AdminLambdaCliTest {
             "eu-west-1",
             "--endpoint-url",
             LAMBDA.baseUrl()));
-    return CliRun.of(all.toArray(String[]::new));
+    return all.toArray(String[]::new);
   }
 
   private static void answer(String request, String answer) {
@@ -230,5 +247,110 @@ class AdminLambdaCliTest {
     assertThat(denied.err())
         .startsWith("livegate: cannot invoke the admin Lambda livegate-admin: User: ")
         .contains("is not authorized to perform: lambda:InvokeFunction");
+  }
+
+  /**
+   * {@code livegate ui --aws} on a free port, running until the test stops it, and the address it
+   * printed (waited for: the "console:" line).
+   */
+  private record Ui(Thread thread, String url) implements AutoCloseable {
+    static Ui start() throws Exception {
+      CompletableFuture<String> url = new CompletableFuture<>();
+      Writer lines =
+          new Writer() {
+            private final StringBuilder text = new StringBuilder();
+
+            @Override
+            public void write(char[] chars, int offset, int length) {
+              text.append(chars, offset, length);
+              Matcher console = Pattern.compile("console: (\\S+)/\n").matcher(text);
+              if (console.find()) {
+                url.complete(console.group(1));
+              }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+          };
+      StringWriter err = new StringWriter();
+      Thread thread =
+          new Thread(
+              () -> {
+                Livegate.execute(
+                    Map.of(),
+                    new PrintWriter(lines, true),
+                    new PrintWriter(err, true),
+                    awsArguments("ui", "--port", "0"));
+                url.completeExceptionally(new AssertionError("ui stopped: " + err));
+              },
+              "ui-aws-test");
+      thread.start();
+      return new Ui(thread, url.get());
+    }
+
+    HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+      return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> get(String path) throws Exception {
+      return send(HttpRequest.newBuilder(URI.create(url + path)));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      thread.interrupt();
+      thread.join();
+    }
+  }
+
+  @Test
+  void uiWithAwsServesEachPageTheLambdaRendersReadOnlyAndSignedAsTheCaller() throws Exception {
+    answer(
+        "{\"command\":\"page\",\"path\":\"/deployments/3\",\"fragment\":false}",
+        "{\"status\":200,\"contentType\":\"text/html; charset=utf-8\","
+            + "\"body\":\"<h1>Deployment 3</h1>\",\"live\":true}");
+    answer(
+        "{\"command\":\"page\",\"path\":\"/deployments/3\",\"fragment\":true}",
+        "{\"status\":200,\"contentType\":\"text/html; charset=utf-8\","
+            + "\"body\":\"<h1>Deployment 3</h1> done\",\"live\":false}");
+
+    try (Ui ui = Ui.start()) {
+      HttpResponse<String> page = ui.get("/deployments/3");
+      HttpResponse<String> fragment = ui.get("/deployments/3?fragment=1");
+      HttpResponse<String> post =
+          ui.send(
+              HttpRequest.newBuilder(URI.create(ui.url() + "/deployments/3"))
+                  .POST(HttpRequest.BodyPublishers.ofString("")));
+
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.body()).isEqualTo("<h1>Deployment 3</h1>");
+      assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+      assertThat(page.headers().firstValue("X-Livegate-Live")).hasValue("true");
+      assertThat(page.headers().firstValue("Content-Security-Policy")).isPresent();
+      assertThat(fragment.body()).isEqualTo("<h1>Deployment 3</h1> done");
+      assertThat(fragment.headers().firstValue("X-Livegate-Live")).hasValue("false");
+      assertThat(post.statusCode()).isEqualTo(405);
+    }
+    verifyInvokedSignedAsTheCaller();
+    // The POST reached no function: the console only reads.
+    LAMBDA.verify(2, postRequestedFor(urlEqualTo(INVOKE)));
+  }
+
+  @Test
+  void uiWithAwsShowsWhyAPageCannotBeReadThroughTheLambda() throws Exception {
+    answer(
+        "{\"command\":\"page\",\"path\":\"/\",\"fragment\":false}",
+        "{\"error\":\"unknown command \\\"page\\\"\"}");
+
+    try (Ui ui = Ui.start()) {
+      HttpResponse<String> page = ui.get("/");
+
+      assertThat(page.statusCode()).isEqualTo(502);
+      assertThat(page.body())
+          .isEqualTo("cannot read the page through the admin Lambda: unknown command \"page\"\n");
+    }
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.admin.AdminCommand;
 import io.livegate.core.admin.AdminResult;
+import io.livegate.core.admin.Console;
 import io.livegate.core.admin.InvalidAdminCommand;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -21,9 +22,12 @@ import java.util.Set;
  *   <li>request: {@code {"command": "abort", "deployment": 12, "reason": "..."}}; {@code "queue"}
  *       takes nothing, {@code "retry-scan"} a {@code deployment}, {@code "release-lock"} a {@code
  *       repository}, {@code "resolve-rollback"} an {@code execution}, {@code "status"} an optional
- *       {@code deployment}, {@code json} (true or false) and {@code log} (a unit's path);
- *   <li>answer: {@code {"lines": ["..."], "done": true}}, or {@code {"error": "..."}} for a request
- *       that could not be run (its fields named).
+ *       {@code deployment}, {@code json} (true or false) and {@code log} (a unit's path), {@code
+ *       "page"} a console {@code path} and {@code fragment} (true or false), for {@code livegate ui
+ *       --aws}; both only read;
+ *   <li>answer: {@code {"lines": ["..."], "done": true}}, for a page {@code {"status": 200,
+ *       "contentType": "text/html; charset=utf-8", "body": "...", "live": false}}, or {@code
+ *       {"error": "..."}} for a request that could not be run (its fields named).
  * </ul>
  *
  * A field the command does not take is an error, so a request is never half understood.
@@ -36,6 +40,13 @@ public final class AdminCall {
   public static final String REASON = "reason";
   public static final String JSON = "json";
   public static final String LOG = "log";
+  public static final String PAGE = "page";
+  public static final String PATH = "path";
+  public static final String FRAGMENT = "fragment";
+  public static final String STATUS = "status";
+  public static final String CONTENT_TYPE = "contentType";
+  public static final String BODY = "body";
+  public static final String LIVE = "live";
   public static final String LINES = "lines";
   public static final String DONE = "done";
   public static final String ERROR = "error";
@@ -47,7 +58,16 @@ public final class AdminCall {
           AdminCommand.Abort.NAME,
           AdminCommand.ReleaseLock.NAME,
           AdminCommand.ResolveRollback.NAME,
-          AdminCommand.Status.NAME);
+          AdminCommand.Status.NAME,
+          PAGE);
+
+  /** The longest console path a page request may name; the console's own are far shorter. */
+  public static final int MAX_PATH = 200;
+
+  /**
+   * A request for the console's page at {@code path} (its main part only with {@code fragment}).
+   */
+  public record PageRequest(String path, boolean fragment) {}
 
   private AdminCall() {}
 
@@ -124,10 +144,79 @@ public final class AdminCall {
             json.asBoolean(false),
             log.isMissingNode() ? Optional.empty() : Optional.of(log.asText()));
       }
+      case PAGE ->
+          throw new InvalidAdminCommand(
+              "page is a request for a console page, not a command: read it with pageRequest");
       default ->
           throw new InvalidAdminCommand(
               "unknown command " + name + ": expected one of " + COMMANDS);
     }
+  }
+
+  /** The request for the console's page at {@code path}. */
+  public static ObjectNode request(PageRequest page) {
+    return FlowJson.MAPPER
+        .createObjectNode()
+        .put(COMMAND, PAGE)
+        .put(PATH, page.path())
+        .put(FRAGMENT, page.fragment());
+  }
+
+  /**
+   * The page {@code request} asks for, or empty when it asks for a command; an {@link
+   * InvalidAdminCommand} naming the field when it is a page request that is not one.
+   */
+  public static Optional<PageRequest> pageRequest(JsonNode request) {
+    if (!PAGE.equals(request.path(COMMAND).textValue())) {
+      return Optional.empty();
+    }
+    onlyFields(request, Set.of(PATH, FRAGMENT));
+    JsonNode path = request.path(PATH);
+    // A path of printable characters under "/": what a browser asks the local server for.
+    if (!path.isTextual()
+        || !path.asText().startsWith("/")
+        || path.asText().length() > MAX_PATH
+        || !path.asText().chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      throw new InvalidAdminCommand(
+          "path must be a console path (\"/\", \"/deployments/12\", at most "
+              + MAX_PATH
+              + " printable characters), not "
+              + path);
+    }
+    JsonNode fragment = request.path(FRAGMENT);
+    if (!fragment.isBoolean()) {
+      throw new InvalidAdminCommand("fragment must be true or false, not " + fragment);
+    }
+    return Optional.of(new PageRequest(path.asText(), fragment.asBoolean()));
+  }
+
+  /** The answer carrying the console's {@code page}. */
+  public static ObjectNode answer(Console.Response page) {
+    return FlowJson.MAPPER
+        .createObjectNode()
+        .put(STATUS, page.status())
+        .put(CONTENT_TYPE, page.contentType())
+        .put(BODY, page.body())
+        .put(LIVE, page.live());
+  }
+
+  /**
+   * The console page an answer carries; an {@link InvalidAdminCommand} with the Lambda's error when
+   * it refused the request, or when the answer is not one.
+   */
+  public static Console.Response page(JsonNode answer) {
+    if (answer.path(ERROR).isTextual()) {
+      throw new InvalidAdminCommand(answer.get(ERROR).asText());
+    }
+    JsonNode status = answer.path(STATUS);
+    JsonNode contentType = answer.path(CONTENT_TYPE);
+    JsonNode body = answer.path(BODY);
+    JsonNode live = answer.path(LIVE);
+    if (!status.isInt() || !contentType.isTextual() || !body.isTextual() || !live.isBoolean()) {
+      throw new InvalidAdminCommand("the admin Lambda's answer is not a page: " + answer);
+    }
+    return new Console.Response(
+        status.asInt(), contentType.asText(), body.asText(), live.asBoolean());
   }
 
   /** The answer carrying {@code result}. */

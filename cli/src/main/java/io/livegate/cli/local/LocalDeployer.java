@@ -3,6 +3,7 @@ package io.livegate.cli.local;
 import io.livegate.core.DaemonThreads;
 import io.livegate.core.LivegateException;
 import io.livegate.core.Printable;
+import io.livegate.core.admin.Console;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;

@@ -1,5 +1,6 @@
 package io.livegate.cli.local;
 
+import io.livegate.core.admin.Console;
 import io.livegate.core.admin.RunAdminCommand;
 import io.livegate.core.deploy.AdvanceDeployment;
 import io.livegate.core.deploy.CreateDeployment;
@@ -196,7 +197,9 @@ public final class LocalWiring implements AutoCloseable {
               clock,
               currentDeployment::get);
       server.console(
-          new Console(new Console.Source(deployments, executions, votes, logs, state.plans())));
+          new Console(
+              new Console.Source(
+                  deployments, executions, votes, logs, ConsoleHttp.planTexts(state.plans()))));
       lock.statusPage(server.baseUrl() + "/status");
     }
     return server;

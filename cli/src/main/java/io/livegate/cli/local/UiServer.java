@@ -1,9 +1,7 @@
 package io.livegate.cli.local;
 
 import io.livegate.core.LivegateException;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import io.livegate.core.admin.Console;
 import java.nio.file.Path;
 
 /**
@@ -33,42 +31,14 @@ public final class UiServer implements AutoCloseable {
     StateReader reader = StateReader.open(stateDirectory);
     WebServer server;
     try {
-      server =
-          new WebServer(
-              new InetSocketAddress(InetAddress.getLoopbackAddress(), port), "livegate-ui");
-    } catch (IOException e) {
+      server = ConsoleHttp.listen(port);
+    } catch (LivegateException e) {
       reader.close();
-      throw new LivegateException(
-          "cannot listen on 127.0.0.1:"
-              + port
-              + ": "
-              + e.getMessage()
-              + "; run it again with --port 0 to take a free port, or --port N for another one",
-          e);
+      throw e;
     }
     UiServer ui = new UiServer(stateDirectory, server, reader);
     ui.letGoUnlessAttached();
-    server.route(
-        "/",
-        request -> {
-          if (!request.method().equals("GET")) {
-            return Console.reply(
-                    new Console.Response(
-                        405, "text/plain; charset=utf-8", "the console only reads\n", false))
-                .with("Allow", "GET");
-          }
-          boolean fragment = "fragment=1".equals(request.rawQuery());
-          try {
-            return Console.reply(ui.render(request.path(), fragment));
-          } catch (RuntimeException e) {
-            return Console.reply(
-                new Console.Response(
-                    500,
-                    "text/plain; charset=utf-8",
-                    "cannot read the state directory: " + e.getMessage() + "\n",
-                    false));
-          }
-        });
+    ConsoleHttp.serve(server, ui::render, 500, "cannot read the state directory");
     return ui;
   }
 
@@ -113,7 +83,7 @@ public final class UiServer implements AutoCloseable {
             reader.executions(),
             reader.votes(),
             new FileExecutionLogs(reader.root().resolve("logs")),
-            reader.root().resolve("plans")));
+            ConsoleHttp.planTexts(reader.root().resolve("plans"))));
   }
 
   private synchronized Console reopen() {

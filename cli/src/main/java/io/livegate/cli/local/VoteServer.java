@@ -2,6 +2,7 @@ package io.livegate.cli.local;
 
 import io.livegate.core.Html;
 import io.livegate.core.LivegateException;
+import io.livegate.core.admin.Console;
 import io.livegate.core.deploy.DeploymentStore;
 import io.livegate.core.deploy.ExecutionStore;
 import io.livegate.core.unit.PlanStore;
@@ -144,7 +145,7 @@ public final class VoteServer implements AutoCloseable {
         request -> {
           Console shown = console;
           if (shown != null) {
-            return shown.answer(request);
+            return ConsoleHttp.answer(shown, request);
           } else if (request.path().equals("/")) {
             return new WebServer.Reply(302, Map.of("Location", "/status"), new byte[0]);
           }

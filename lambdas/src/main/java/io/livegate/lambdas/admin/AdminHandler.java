@@ -9,8 +9,10 @@ import io.livegate.aws.S3ExecutionLogs;
 import io.livegate.core.LivegateException;
 import io.livegate.core.admin.AdminCommand;
 import io.livegate.core.admin.AdminResult;
+import io.livegate.core.admin.Console;
 import io.livegate.core.admin.ReadStatus;
 import io.livegate.core.admin.RunAdminCommand;
+import io.livegate.core.runner.ExecutionLogs;
 import io.livegate.lambdas.Handlers;
 import io.livegate.statemachine.AdminCall;
 import io.livegate.statemachine.RuntimeContract;
@@ -18,14 +20,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The admin Lambda, which {@code livegate admin --aws} invokes with the operator's own AWS
  * credentials: it runs one operator command ({@link AdminCall}'s request) through the engine that
- * the trigger runs, and answers the lines {@code livegate admin} prints locally. It has no Function
- * URL: only a caller whose IAM identity may {@code lambda:InvokeFunction} it reaches it.
+ * the trigger runs, and answers the lines {@code livegate admin} prints locally; for {@code
+ * livegate ui --aws} it renders a console page from the metadb, read-only. It has no Function URL:
+ * only a caller whose IAM identity may {@code lambda:InvokeFunction} it reaches it.
  *
  * <p>A request that is not one (not JSON, no or an unknown command, a missing or mistyped field) is
  * answered with an error naming the field, not thrown, so the CLI can print it; a failure of the
@@ -34,6 +38,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class AdminHandler implements RequestStreamHandler {
   private final Supplier<RunAdminCommand> admin;
   private final Supplier<ReadStatus> status;
+  private final Supplier<Console> console;
 
   /** The Lambda runtime's constructor: wires from the environment. */
   public AdminHandler() {
@@ -45,12 +50,18 @@ public final class AdminHandler implements RequestStreamHandler {
    * RuntimeContract.Artifacts#PLAN_BUCKET} names in {@code environment}.
    */
   public AdminHandler(AwsEngine engine, Map<String, String> environment) {
-    this(wired(engine), status(engine, environment));
+    this(engine, logs(engine, environment));
   }
 
-  public AdminHandler(Supplier<RunAdminCommand> admin, Supplier<ReadStatus> status) {
+  private AdminHandler(AwsEngine engine, ExecutionLogs logs) {
+    this(wired(engine), status(engine, logs), console(engine, logs));
+  }
+
+  public AdminHandler(
+      Supplier<RunAdminCommand> admin, Supplier<ReadStatus> status, Supplier<Console> console) {
     this.admin = admin;
     this.status = status;
+    this.console = console;
   }
 
   /** The admin use case as {@code engine} wires it. */
@@ -60,16 +71,43 @@ public final class AdminHandler implements RequestStreamHandler {
   }
 
   /** {@code status} on the engine's metadb, with the logs terra-run keeps in S3. */
-  private static Supplier<ReadStatus> status(AwsEngine engine, Map<String, String> environment) {
-    String bucket = Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET);
+  private static Supplier<ReadStatus> status(AwsEngine engine, ExecutionLogs logs) {
     ReadStatus wired =
         new ReadStatus(
             engine.metadb().deployments(),
             engine.metadb().executions(),
             engine.metadb().votes(),
-            new S3ExecutionLogs(engine.aws().build(S3Client.builder()), bucket),
+            logs,
             "on AWS");
     return () -> wired;
+  }
+
+  /**
+   * The console ({@code livegate ui --aws}) on the engine's metadb, with the logs in S3. It shows
+   * no plan text: this function may not read the plans (only their counts, which the metadb keeps).
+   */
+  private static Supplier<Console> console(AwsEngine engine, ExecutionLogs logs) {
+    Console wired =
+        new Console(
+            new Console.Source(
+                engine.metadb().deployments(),
+                engine.metadb().executions(),
+                engine.metadb().votes(),
+                logs,
+                execution -> NO_PLAN_TEXT));
+    return () -> wired;
+  }
+
+  /** What a unit's page on AWS says instead of the plan. */
+  public static final String NO_PLAN_TEXT =
+      "(the plan's text is not shown on AWS: the admin function may not read the saved plans; the"
+          + " counts above are the plan's, and the vote page shows it whole)";
+
+  /** The logs terra-run keeps in S3, in the bucket {@code environment} names. */
+  private static ExecutionLogs logs(AwsEngine engine, Map<String, String> environment) {
+    return new S3ExecutionLogs(
+        engine.aws().build(S3Client.builder()),
+        Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET));
   }
 
   @Override
@@ -87,11 +125,18 @@ public final class AdminHandler implements RequestStreamHandler {
 
   /** Runs the command {@code request} asks for, or answers why it cannot. */
   public JsonNode handle(JsonNode request) {
-    AdminCommand command;
+    Optional<AdminCall.PageRequest> page;
+    AdminCommand command = null;
     try {
-      command = AdminCall.command(request);
+      page = AdminCall.pageRequest(request);
+      if (page.isEmpty()) {
+        command = AdminCall.command(request);
+      }
     } catch (LivegateException e) {
       return AdminCall.error(e.getMessage());
+    }
+    if (page.isPresent()) {
+      return AdminCall.answer(console.get().render(page.get().path(), page.get().fragment()));
     }
     AdminResult result =
         command instanceof AdminCommand.Status read

@@ -3,11 +3,13 @@ package io.livegate.lambdas.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.livegate.core.admin.Console;
 import io.livegate.core.admin.RunAdminCommand;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.MergedPullRequest;
 import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.pr.LockScope;
+import io.livegate.core.runner.ExecutionLogs;
 import io.livegate.lambdas.Handlers;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
@@ -18,6 +20,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -47,7 +50,34 @@ class AdminHandlerTest {
           () -> admin,
           () -> {
             throw new AssertionError("no request here reads the status");
-          });
+          },
+          () ->
+              new Console(
+                  new Console.Source(
+                      engine.deployments,
+                      engine.executions,
+                      engine.votes,
+                      new NoLogs(),
+                      execution -> AdminHandler.NO_PLAN_TEXT)));
+
+  /** The console's logs: none kept (S3's are read in the moto suite's StatusAwsTest). */
+  private static final class NoLogs implements ExecutionLogs {
+    @Override
+    public void append(
+        String executionName, String command, int exitCode, String output, Instant at) {
+      throw new AssertionError("the console only reads");
+    }
+
+    @Override
+    public Optional<String> read(String executionName) {
+      return Optional.empty();
+    }
+
+    @Override
+    public String location(String executionName) {
+      return "nowhere";
+    }
+  }
 
   private JsonNode invoke(String request) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -78,9 +108,9 @@ class AdminHandlerTest {
           """
           not JSON                | the admin request is not JSON
           []                      | the admin request is not a JSON object
-          {}                      | the request names no command: expected "command", one of [queue, retry-scan, abort, release-lock, resolve-rollback, status]
+          {}                      | the request names no command: expected "command", one of [queue, retry-scan, abort, release-lock, resolve-rollback, status, page]
           {"command": 3}          | the request names no command
-          {"command": "reboot"}   | unknown command "reboot": expected one of [queue, retry-scan, abort, release-lock, resolve-rollback, status]
+          {"command": "reboot"}   | unknown command "reboot": expected one of [queue, retry-scan, abort, release-lock, resolve-rollback, status, page]
           {"command": "abort"}    | deployment must be an id (a whole number), not null
           {"command": "abort", "deployment": "7"}   | deployment must be an id (a whole number), not "7"
           {"command": "abort", "deployment": 0}     | deployment must be a positive id, not 0
@@ -95,6 +125,13 @@ class AdminHandlerTest {
           {"command": "status", "deployment": 1, "json": true, "log": "app/a"} | a log is plain text: ask for it without JSON
           {"command": "status", "deployment": 1, "log": " "} | the unit whose log to show must be a path of 1 to 500 characters
           {"command": "status", "force": true}      | status takes no field "force"
+          {"command": "page", "fragment": false}    | path must be a console path ("/", "/deployments/12", at most 200 printable characters), not
+          {"command": "page", "path": 3, "fragment": false}           | path must be a console path
+          {"command": "page", "path": "deployments", "fragment": false} | path must be a console path
+          {"command": "page", "path": "/a b", "fragment": false}        | path must be a console path
+          {"command": "page", "path": "/", "fragment": "no"}          | fragment must be true or false, not "no"
+          {"command": "page", "path": "/"}                            | fragment must be true or false
+          {"command": "page", "path": "/", "fragment": false, "as": 1} | page takes no field "as"
           """)
   void aMalformedRequestIsAnsweredWithAnErrorNamingWhatIsWrong(String request, String error)
       throws IOException {
@@ -102,6 +139,42 @@ class AdminHandlerTest {
 
     assertThat(answer.fieldNames()).toIterable().containsExactly("error");
     assertThat(answer.get("error").asText()).startsWith(error);
+  }
+
+  @Test
+  void aPathOfMoreThan200CharactersIsRefused() throws IOException {
+    JsonNode answer =
+        invoke(
+            "{\"command\": \"page\", \"path\": \"/" + "a".repeat(200) + "\", \"fragment\": false}");
+
+    assertThat(answer.get("error").asText()).startsWith("path must be a console path");
+  }
+
+  @Test
+  void aPageRequestIsAnsweredWithTheConsolePageTheMetadbShows() throws IOException {
+    long id = mergeWhoseScanNeverReported(4);
+
+    JsonNode list = invoke("{\"command\": \"page\", \"path\": \"/\", \"fragment\": false}");
+    JsonNode one =
+        invoke(
+            "{\"command\": \"page\", \"path\": \"/deployments/" + id + "\", \"fragment\": true}");
+    JsonNode missing =
+        invoke("{\"command\": \"page\", \"path\": \"/deployments/999\", \"fragment\": true}");
+
+    assertThat(list.fieldNames())
+        .toIterable()
+        .containsExactly("status", "contentType", "body", "live");
+    assertThat(list.get("status").asInt()).isEqualTo(200);
+    assertThat(list.get("contentType").asText()).isEqualTo("text/html; charset=utf-8");
+    assertThat(list.get("body").asText())
+        .startsWith("<!doctype html>")
+        .contains("href=\"/deployments/" + id + "\">Deployment " + id + "</a>");
+    assertThat(list.get("live").asBoolean()).isTrue();
+    assertThat(one.get("body").asText())
+        .startsWith("<p><a href=\"/\">Deployments</a></p><h1>Deployment " + id + " ")
+        .contains("pull request #4");
+    assertThat(missing.get("status").asInt()).isEqualTo(404);
+    assertThat(missing.get("body").asText()).contains("There is no deployment 999");
   }
 
   @Test

@@ -1,7 +1,6 @@
-package io.livegate.cli.local;
+package io.livegate.core.admin;
 
 import io.livegate.core.Html;
-import io.livegate.core.admin.DeploymentReport;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.DeploymentStore;
@@ -13,9 +12,6 @@ import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.runner.ExecutionLogs;
 import io.livegate.core.vote.Vote;
 import io.livegate.core.vote.VoteStore;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -25,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,20 +29,24 @@ import java.util.regex.Pattern;
  * The operator console: the deployments of a state directory, each deployment's units by layer, and
  * each unit's plan, log, votes and timings. It only reads. {@code deploy}, {@code demo} and {@code
  * serve} serve it beside the vote pages; {@code livegate ui} serves it on its own, while or after a
- * run. Pages of unfinished deployments update in place: a small script fetches the page's main part
- * again and swaps it in, so nothing reloads.
+ * run; {@code livegate ui --aws} has the admin Lambda render them from the metadb on AWS. It is
+ * pure: the CLI serves what {@link #render} answers. Pages of unfinished deployments update in
+ * place: a small script fetches the page's main part again and swaps it in, so nothing reloads.
  *
  * <p>Colours follow the Okabe-Ito palette, which stays distinct for colour-blind readers, and every
  * status is also written out with a symbol, so colour is never the only signal.
  */
 public final class Console {
-  /** What the pages read: the metadb's stores, the execution logs and the saved plans' text. */
+  /**
+   * What the pages read: the metadb's stores, the execution logs and each execution's saved plan as
+   * text (or a line saying why there is none to show).
+   */
   public record Source(
       DeploymentStore deployments,
       ExecutionStore executions,
       VoteStore votes,
       ExecutionLogs logs,
-      Path plans) {}
+      Function<Execution, String> planText) {}
 
   /** A page to send. */
   public record Response(int status, String contentType, String body, boolean live) {}
@@ -141,28 +142,6 @@ public final class Console {
         "text/html; charset=utf-8",
         fragment ? page.main() : html(page),
         page.live());
-  }
-
-  /** Answers a request with the page it asks for. */
-  public WebServer.Reply answer(WebServer.Request request) {
-    if (!request.method().equals("GET")) {
-      return reply(
-              new Response(405, "text/plain; charset=utf-8", "the console only reads\n", false))
-          .with("Allow", "GET");
-    }
-    return reply(render(request.path(), "fragment=1".equals(request.rawQuery())));
-  }
-
-  /** {@code response} with the console's headers. */
-  public static WebServer.Reply reply(Response response) {
-    return WebServer.Reply.of(response.status(), response.contentType(), response.body())
-        .with("Cache-Control", "no-store")
-        .with("X-Livegate-Live", Boolean.toString(response.live()))
-        .with(
-            "Content-Security-Policy",
-            "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self';"
-                + " img-src 'self'; frame-ancestors 'none'")
-        .with("Referrer-Policy", "no-referrer");
   }
 
   private record Page(int status, String title, String main, boolean live) {}
@@ -409,7 +388,7 @@ public final class Console {
       main.append("<li>").append(Html.escape(event.lines().findFirst().orElse(""))).append("</li>");
     }
     main.append("</ol><h2>Plan</h2><pre id=\"plan\">")
-        .append(Html.planDiff(planText(execution)))
+        .append(Html.planDiff(source.planText().apply(execution)))
         .append("</pre><h2>Log</h2><pre id=\"log\">")
         .append(
             Html.planDiff(
@@ -419,15 +398,6 @@ public final class Console {
                     .orElse("(no output was kept for this unit yet)")))
         .append("</pre>");
     return new Page(200, execution.unit(), main.toString(), !execution.status().isTerminal());
-  }
-
-  private String planText(Execution execution) {
-    Path text = source.plans().resolve(execution.name() + ".txt");
-    try {
-      return Files.exists(text) ? Files.readString(text) : "(not planned yet)";
-    } catch (IOException e) {
-      return "(the saved plan cannot be read: " + e.getMessage() + ")";
-    }
   }
 
   /** What a reader needs first of a failure: terraform's first error line, else its first line. */
