@@ -3,9 +3,11 @@ package io.livegate.tests.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.livegate.core.Html;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.core.vote.Vote;
+import io.livegate.lambdas.admin.AdminHandler;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepos;
 import java.nio.file.Path;
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code livegate status --aws} as the admin Lambda answers it, on moto running the real ASL: after
  * a failed apply, the status names where the failed unit's log is kept in S3, and the log itself
  * (what terra-run kept of terraform's output) is read through the same Lambda, for an operator
- * whose own credentials may invoke it but not read the bucket.
+ * whose own credentials may invoke it but not read the bucket; the unit's console page ({@code
+ * livegate ui --aws}) shows that log too.
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
@@ -58,7 +61,8 @@ class StatusAwsTest {
   }
 
   @Test
-  void theStatusOfAFailedApplyNamesItsLogInS3AndTheLambdaReadsTheLogOfAnyUnit() throws Exception {
+  void theStatusOfAFailedApplyNamesItsLogInS3AndTheLambdaReadsTheLogOfAnyUnitAndItsConsolePage()
+      throws Exception {
     flow =
         new MotoDeployment(
             MOTO,
@@ -121,6 +125,21 @@ class StatusAwsTest {
     JsonNode failure = json.get("deployments").get(0).get("failures").get(0);
     assertThat(failure.get("unit").asText()).isEqualTo("app/b");
     assertThat(failure.get("log").asText()).isEqualTo(location);
+
+    // ui --aws: app/b's console page, rendered by the Lambda, shows the log kept in S3
+    JsonNode page =
+        flow.admin.handle(
+            MotoDeployment.json(
+                "{\"command\": \"page\", \"path\": \"/deployments/"
+                    + flow.deploymentId
+                    + "/units/"
+                    + failed.id()
+                    + "\", \"fragment\": true}"));
+    assertThat(page.get("status").asInt()).as(page.toString()).isEqualTo(200);
+    assertThat(page.get("body").asText())
+        .contains("<h1 id=\"unit\">app/<wbr>b")
+        .contains("Error: Resource postcondition failed")
+        .contains(Html.escape(AdminHandler.NO_PLAN_TEXT));
 
     assertThat(
             flow.admin
