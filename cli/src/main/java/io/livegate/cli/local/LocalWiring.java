@@ -288,12 +288,12 @@ public final class LocalWiring implements AutoCloseable {
                 executions,
                 votes,
                 plans,
-                new LocalWorkspaces(repositoryRoot, state.baseCheckouts()),
+                new LocalWorkspaces(repositoryRoot, state.baseCheckouts(), state.applyWorkspaces()),
                 new TerraRun(
                     new SandboxedPlan.Tools(
                         new LoggedCommandRunner(processes, state.plans(), logs, clock),
                         runner,
-                        sandbox,
+                        sandbox.keepingReadOnly(repositoryRoot),
                         runnerEnvironment),
                     repositoryRoot,
                     state.plans(),

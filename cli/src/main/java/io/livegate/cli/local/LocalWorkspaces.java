@@ -11,37 +11,64 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Where the local runtime runs a unit command: the live repository for the merge commit (its state
- * may live in the working tree), or for the destroy of a deleted unit a checkout of the base commit
- * in the state directory, where the unit's config and includes are as they were. A state file left
- * in the live working tree's copy of that unit is not in the checkout: the destroy refuses rather
- * than plan against no state.
+ * Where the local runtime runs a unit command: a fresh copy ({@link ThrowawayCopy}) of the live
+ * repository for the merge commit (its state may live in the working tree), or for the destroy of a
+ * deleted unit of a checkout of the base commit in the state directory, where the unit's config and
+ * includes are as they were. A state file left in the live working tree's copy of that unit is not
+ * in the checkout: the destroy refuses rather than plan against no state.
  *
- * <p>A plan runs in a {@link ThrowawayCopy} of that checkout: what the code being planned writes
- * before anyone voted (a file planted in another unit's directory, a sibling account's or the
- * repository root) is gone with the copy, and the apply runs the checkout as committed plus the
- * approved plan. The apply runs in the checkout itself, where the state it writes stays.
+ * <p>Every command gets a copy of its own, so what the code writes (a file planted in another
+ * unit's directory, a sibling account's or the repository root) is gone with it: no other unit and
+ * no later command sees it. A plan's copy is deleted once the plan file is kept. An apply's copy
+ * lives in the state directory under the execution's name, so that a run resumed after livegate
+ * died finds what an apply that outlived it wrote; at its end the unit's local state, and only
+ * that, goes back to the checkout ({@link UnitLocalState}), where the unit's next plan and its
+ * dependents' {@code terraform_remote_state} read it, and the copy is deleted.
  */
 final class LocalWorkspaces implements Workspaces {
   private static final String LOCAL_STATE_FILE = "terraform.tfstate";
 
   private final Path repositoryRoot;
   private final Path baseCheckouts;
+  private final Path applyWorkspaces;
 
-  LocalWorkspaces(Path repositoryRoot, Path baseCheckouts) {
+  /**
+   * @param applyWorkspaces where the applies' copies are, one per execution
+   */
+  LocalWorkspaces(Path repositoryRoot, Path baseCheckouts, Path applyWorkspaces) {
     this.repositoryRoot = repositoryRoot;
     this.baseCheckouts = baseCheckouts;
+    this.applyWorkspaces = applyWorkspaces;
   }
 
   @Override
   public Workspace toPlan(Deployment deployment, Execution execution) {
-    return ThrowawayCopy.of(toApply(deployment, execution).root());
+    return ThrowawayCopy.of(checkout(deployment, execution));
   }
 
   @Override
   public Workspace toApply(Deployment deployment, Execution execution) {
+    Path checkout = checkout(deployment, execution);
+    ThrowawayCopy copy =
+        ThrowawayCopy.resumable(checkout, applyWorkspaces.resolve(execution.name()));
+    return new Workspace() {
+      @Override
+      public Path root() {
+        return copy.root();
+      }
+
+      /** The state first: a copy whose state could not be kept stays, and the error names it. */
+      @Override
+      public void close() {
+        UnitLocalState.keep(copy.root(), checkout, execution.unit());
+        copy.close();
+      }
+    };
+  }
+
+  private Path checkout(Deployment deployment, Execution execution) {
     if (!execution.destroy()) {
-      return () -> repositoryRoot;
+      return repositoryRoot;
     }
     Path live = Path.of(deployment.pullRequest().repository());
     Path inTree = live.resolve(execution.unit()).resolve(LOCAL_STATE_FILE);
@@ -58,9 +85,7 @@ final class LocalWorkspaces implements Workspaces {
     String base = Workspaces.commitOf(deployment, execution);
     // Destroys of one deployment share the checkout: one at a time checks it out.
     synchronized (baseCheckouts) {
-      Path checkout =
-          new Checkout(live.toString(), Optional.empty()).at(baseCheckouts.resolve(base), base);
-      return () -> checkout;
+      return new Checkout(live.toString(), Optional.empty()).at(baseCheckouts.resolve(base), base);
     }
   }
 }
