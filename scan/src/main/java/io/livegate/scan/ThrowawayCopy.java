@@ -25,9 +25,9 @@ import java.util.stream.Stream;
  * terragrunt's caches stay behind (each command initialises its copy), and so does git's directory:
  * the copy's {@code .git} is a file naming the checkout's, which the sandbox shows read-only, so
  * {@code get_repo_root()} and its kin answer the copy's root and nothing is written to the
- * checkout. The copy is one of livegate's private directories ({@link PrivateTemp}), or a directory
- * of the state directory for a command that must be resumable ({@link #resumable}), out of every
- * other command's sandbox either way.
+ * checkout. The copy is one of livegate's private directories ({@link PrivateTemp}), out of every
+ * other command's sandbox, or for a command that must be resumable a directory its caller names
+ * ({@link #resumable}), which the sandbox keeps read-only to every other command.
  */
 public final class ThrowawayCopy implements Workspaces.Workspace {
   private static final Set<String> LEFT_BEHIND = Set.of(".terraform", ".terragrunt-cache");

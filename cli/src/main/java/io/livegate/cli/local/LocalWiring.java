@@ -288,7 +288,7 @@ public final class LocalWiring implements AutoCloseable {
                 executions,
                 votes,
                 plans,
-                new LocalWorkspaces(repositoryRoot, state.baseCheckouts(), state.applyWorkspaces()),
+                new LocalWorkspaces(repositoryRoot, state.baseCheckouts()),
                 new TerraRun(
                     new SandboxedPlan.Tools(
                         new LoggedCommandRunner(processes, state.plans(), logs, clock),

@@ -6,7 +6,9 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.unit.Workspaces;
 import io.livegate.scan.ThrowawayCopy;
 import io.livegate.scan.repo.Checkout;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -20,25 +22,49 @@ import java.util.Optional;
  * <p>Every command gets a copy of its own, so what the code writes (a file planted in another
  * unit's directory, a sibling account's or the repository root) is gone with it: no other unit and
  * no later command sees it. A plan's copy is deleted once the plan file is kept. An apply's copy
- * lives in the state directory under the execution's name, so that a run resumed after livegate
- * died finds what an apply that outlived it wrote; at its end the unit's local state, and only
- * that, goes back to the checkout ({@link UnitLocalState}), where the unit's next plan and its
- * dependents' {@code terraform_remote_state} read it, and the copy is deleted.
+ * lives in the repository's git directory, {@code .git/livegate/applies/<execution>} (like git's
+ * own worktrees: on the checkout's file system, out of {@code git status}, read-only in the sandbox
+ * with the rest of the checkout), under the execution's name, so that a run resumed after livegate
+ * died finds what an apply that outlived it wrote. Not in the state directory: the state terraform
+ * writes during the apply is in the copy, and a state directory whose disk filled would cost
+ * terraform the state it had just changed, which the checkout's disk never did. At the apply's end
+ * the unit's local state, and only that, goes back to the checkout ({@link UnitLocalState}), where
+ * the unit's next plan and its dependents' {@code terraform_remote_state} read it, and the copy is
+ * deleted.
  */
 final class LocalWorkspaces implements Workspaces {
   private static final String LOCAL_STATE_FILE = "terraform.tfstate";
+  private static final String GITDIR = "gitdir:";
 
   private final Path repositoryRoot;
   private final Path baseCheckouts;
   private final Path applyWorkspaces;
 
-  /**
-   * @param applyWorkspaces where the applies' copies are, one per execution
-   */
-  LocalWorkspaces(Path repositoryRoot, Path baseCheckouts, Path applyWorkspaces) {
+  LocalWorkspaces(Path repositoryRoot, Path baseCheckouts) {
     this.repositoryRoot = repositoryRoot;
     this.baseCheckouts = baseCheckouts;
-    this.applyWorkspaces = applyWorkspaces;
+    this.applyWorkspaces = applyWorkspaces(repositoryRoot);
+  }
+
+  /**
+   * Where the applies' copies of the repository at {@code repositoryRoot} are, one per execution:
+   * in its git directory, which is the one a linked worktree's {@code .git} file names.
+   */
+  static Path applyWorkspaces(Path repositoryRoot) {
+    Path git = repositoryRoot.toAbsolutePath().normalize().resolve(".git");
+    Path gitDirectory = git;
+    if (Files.isRegularFile(git, LinkOption.NOFOLLOW_LINKS)) {
+      try {
+        String named = Files.readString(git).strip();
+        if (!named.startsWith(GITDIR)) {
+          throw new LivegateException(git + " names no git directory (\"" + GITDIR + " ...\")");
+        }
+        gitDirectory = git.resolveSibling(named.substring(GITDIR.length()).strip()).normalize();
+      } catch (IOException e) {
+        throw new LivegateException("cannot read " + git + ": " + e.getMessage(), e);
+      }
+    }
+    return gitDirectory.resolve("livegate").resolve("applies");
   }
 
   @Override

@@ -7,11 +7,10 @@ import java.nio.file.Path;
 
 /**
  * The local runtime's state directory: the metadb's data, saved plans, the execution logs, the mail
- * outbox, the vote-link secret, pull requests' checkouts while they are planned, each apply's copy
- * of its checkout while it runs, and the base commits that destroys of deleted units plan from. It
- * persists, so a second run sees the history and a killed run can resume. Only its owner can read
- * it: it is made (or, from before this rule, changed) to mode 0700, with nothing inside readable by
- * group or others.
+ * outbox, the vote-link secret, pull requests' checkouts while they are planned, and the base
+ * commits that destroys of deleted units plan from. It persists, so a second run sees the history
+ * and a killed run can resume. Only its owner can read it: it is made (or, from before this rule,
+ * changed) to mode 0700, with nothing inside readable by group or others.
  */
 public final class StateDirectory {
   private final Path root;
@@ -79,14 +78,6 @@ public final class StateDirectory {
   /** Where base commits are checked out for the destroys of the units that merges deleted. */
   public Path baseCheckouts() {
     return root.resolve("base-checkouts");
-  }
-
-  /**
-   * Where each apply's copy of its checkout is while it runs, under its execution's name: kept
-   * across livegate's death, since an apply may outlive it ({@link LocalWorkspaces}).
-   */
-  public Path applyWorkspaces() {
-    return root.resolve("apply-workspaces");
   }
 
   public Path metadb() {

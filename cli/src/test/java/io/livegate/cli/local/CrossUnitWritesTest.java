@@ -134,9 +134,12 @@ class CrossUnitWritesTest {
         .as("prod/b's apply ran its committed code and its approved plan only")
         .containsOnlyKeys("terraform_data.b");
     assertThat(mark).as("the planted provisioner never ran").doesNotExist();
-    try (Stream<Path> left = Files.list(dir.resolve("state").resolve("apply-workspaces"))) {
+    try (Stream<Path> left = Files.list(LocalWorkspaces.applyWorkspaces(repo.root()))) {
       assertThat(left).as("the applies' copies are gone").isEmpty();
     }
+    assertThat(dir.resolve("state").resolve("apply-workspaces"))
+        .as("no apply's copy is on the state directory's disk")
+        .doesNotExist();
     for (String planted : List.of(VICTIM + "/planted.tf", "planted.tf", PLANTER + "/later.tf")) {
       assertThat(repo.root().resolve(planted)).as(planted).doesNotExist();
     }
