@@ -120,7 +120,7 @@ final class DriftCli implements Callable<Integer> {
             };
     Accounts accounts = LocalRun.withLocalVoter(AccountsFiles.read(accountsFile));
     int parallelism = local.settings(run.autoApprove).parallelism();
-    Sandbox sandbox = LocalWiring.sandbox(local.stateDirectory());
+    Sandbox sandbox = LocalWiring.sandbox(local.stateDirectory()).keepingReadOnly(repo);
     err.println("livegate: " + sandbox.description());
     err.flush();
     DriftReport report =

@@ -231,7 +231,8 @@ final class ScanCli implements Callable<Integer> {
 
   /** The plan scan runs the change's code: in the sandbox, away from the state directory. */
   private DeployStack planScan(PrintWriter err, ProgressListener progress, ScanCommand command) {
-    Sandbox sandbox = LocalWiring.sandbox(LocalOptions.defaultStateDirectory());
+    Sandbox sandbox =
+        LocalWiring.sandbox(LocalOptions.defaultStateDirectory()).keepingReadOnly(repo);
     err.println("livegate: " + sandbox.description());
     err.flush();
     ProcessCommandRunner plans = new ProcessCommandRunner();

@@ -17,9 +17,10 @@ import java.util.stream.Stream;
 
 /**
  * Runs terraform and terragrunt under bubblewrap ({@code bwrap}): the file system is read-only
- * except the repository, {@code /tmp} and the one plan file the command writes; the hidden
- * directories (the state directory: metadb, vote key, other units' plans and checkouts) and
- * livegate's own temporary files in {@code /tmp} ({@link PrivateTemp}) are empty in-memory file
+ * except the repository, {@code /tmp} and the one plan file the command writes, and the checkout
+ * whose copy that repository is stays read-only under {@code /tmp} too ({@link #keepingReadOnly});
+ * the hidden directories (the state directory: metadb, vote key, other units' plans and checkouts)
+ * and livegate's own temporary files in {@code /tmp} ({@link PrivateTemp}) are empty in-memory file
  * systems; the process sees only its own processes, so neither livegate's {@code /proc/PID/environ}
  * nor its {@code /proc/PID/root} is in reach. The network stays, because providers need their APIs;
  * the metadb answers only to its password, which is in the hidden state directory.
@@ -31,10 +32,12 @@ import java.util.stream.Stream;
 public final class BubblewrapSandbox implements Sandbox {
   private final Path bwrap;
   private final List<Path> hidden;
+  private final List<Path> readOnly;
 
-  private BubblewrapSandbox(Path bwrap, List<Path> hidden) {
+  private BubblewrapSandbox(Path bwrap, List<Path> hidden, List<Path> readOnly) {
     this.bwrap = bwrap;
     this.hidden = hidden.stream().map(path -> path.toAbsolutePath().normalize()).toList();
+    this.readOnly = readOnly.stream().map(path -> path.toAbsolutePath().normalize()).toList();
   }
 
   /**
@@ -46,7 +49,7 @@ public final class BubblewrapSandbox implements Sandbox {
     for (String dir : path.split(File.pathSeparator)) {
       Path candidate = dir.isEmpty() ? null : Path.of(dir, "bwrap");
       if (candidate != null && Files.isExecutable(candidate) && works(candidate)) {
-        return Optional.of(new BubblewrapSandbox(candidate, hidden));
+        return Optional.of(new BubblewrapSandbox(candidate, hidden, List.of()));
       }
     }
     return Optional.empty();
@@ -112,6 +115,13 @@ public final class BubblewrapSandbox implements Sandbox {
   }
 
   @Override
+  public Sandbox keepingReadOnly(Path checkout) {
+    List<Path> more = new ArrayList<>(readOnly);
+    more.add(checkout);
+    return new BubblewrapSandbox(bwrap, hidden, more);
+  }
+
+  @Override
   public List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> planFile) {
     List<Mount> mounts = new ArrayList<>();
     // /tmp stays shared and writable: a local backend or a provisioner may keep files there, and
@@ -125,6 +135,13 @@ public final class BubblewrapSandbox implements Sandbox {
     // every JVM's performance data (its command line, its system properties), livegate's too
     javaPerformanceData().forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
     Path repository = repositoryRoot.toAbsolutePath().normalize();
+    // a checkout that the commands run copies of (under /tmp, writable by path otherwise); one in a
+    // hidden directory stays hidden, and the command's own workspace stays writable
+    readOnly.stream()
+        .filter(checkout -> !checkout.equals(repository))
+        .filter(checkout -> hidden.stream().noneMatch(checkout::startsWith))
+        .filter(checkout -> Files.isDirectory(checkout))
+        .forEach(checkout -> mounts.add(new Mount("--ro-bind", checkout)));
     mounts.add(new Mount("--bind", repository));
     // the repository's git directory stays livegate's: serve fetches into it and checks out from
     // it, so code that rewrote its config or objects would steer the next deployment

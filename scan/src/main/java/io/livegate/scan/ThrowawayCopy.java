@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  * the copy's {@code .git} is a file naming the checkout's, which the sandbox shows read-only, so
  * {@code get_repo_root()} and its kin answer the copy's root and nothing is written to the
  * checkout. The copy is one of livegate's private directories ({@link PrivateTemp}), out of every
- * other command's sandbox.
+ * other command's sandbox, or for a command that must be resumable a directory its caller names
+ * ({@link #resumable}), which the sandbox keeps read-only to every other command.
  */
 public final class ThrowawayCopy implements Workspaces.Workspace {
   private static final Set<String> LEFT_BEHIND = Set.of(".terraform", ".terragrunt-cache");
@@ -40,8 +41,38 @@ public final class ThrowawayCopy implements Workspaces.Workspace {
 
   /** A copy of {@code checkout}. */
   public static ThrowawayCopy of(Path checkout) {
-    Path source = checkout.toAbsolutePath().normalize();
     Path copy = PrivateTemp.directory("unit-");
+    copyInto(checkout.toAbsolutePath().normalize(), copy);
+    return new ThrowawayCopy(copy);
+  }
+
+  /**
+   * The copy of {@code checkout} at {@code at}: the one already there, which a command that
+   * livegate's death interrupted left (an apply that outlived livegate goes on writing its state
+   * there), or else a new one. A new copy is made beside {@code at} and renamed to it, so that a
+   * copy is whole or absent, whenever livegate dies.
+   */
+  public static ThrowawayCopy resumable(Path checkout, Path at) {
+    Path target = at.toAbsolutePath().normalize();
+    if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+      return new ThrowawayCopy(target);
+    }
+    Path partial = target.resolveSibling(target.getFileName() + ".partial");
+    delete(partial);
+    try {
+      Files.createDirectories(partial);
+      copyInto(checkout.toAbsolutePath().normalize(), partial);
+      Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      delete(partial);
+      throw new LivegateException(
+          "cannot copy " + checkout + " to " + target + " for a unit command: " + e.getMessage(),
+          e);
+    }
+    return new ThrowawayCopy(target);
+  }
+
+  private static void copyInto(Path source, Path copy) {
     try {
       Files.walkFileTree(
           source,
@@ -70,8 +101,9 @@ public final class ThrowawayCopy implements Workspaces.Workspace {
                     LinkOption.NOFOLLOW_LINKS,
                     StandardCopyOption.COPY_ATTRIBUTES);
               } catch (NoSuchFileException gone) {
-                // another unit's command running in the checkout removed it while this copy was
-                // made (terraform's .terraform.tfstate.lock.info): it was never this unit's
+                // gone while this copy was made: a command running in the checkout removed it
+                // (terraform's .terraform.tfstate.lock.info), or livegate renamed a unit's state
+                // into place; either way it was never this unit's
               }
               return FileVisitResult.CONTINUE;
             }
@@ -90,7 +122,6 @@ public final class ThrowawayCopy implements Workspaces.Workspace {
       throw new LivegateException(
           "cannot copy " + source + " for a unit command: " + e.getMessage(), e);
     }
-    return new ThrowawayCopy(copy);
   }
 
   @Override
@@ -109,6 +140,9 @@ public final class ThrowawayCopy implements Workspaces.Workspace {
   }
 
   private static void delete(Path directory) {
+    if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
     try (Stream<Path> paths = Files.walk(directory)) {
       paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException | UncheckedIOException e) {

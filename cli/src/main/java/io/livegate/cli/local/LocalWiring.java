@@ -296,7 +296,7 @@ public final class LocalWiring implements AutoCloseable {
                     new SandboxedPlan.Tools(
                         new LoggedCommandRunner(processes, state.plans(), logs, clock),
                         runner,
-                        sandbox,
+                        sandbox.keepingReadOnly(repositoryRoot),
                         runnerEnvironment),
                     repositoryRoot,
                     state.plans(),

@@ -73,6 +73,78 @@ class CrossUnitWritesTest {
     assertNothingPlanted(repo);
   }
 
+  /**
+   * dev/a's apply (a {@code local-exec} provisioner, approved for dev/a) plants a resource whose
+   * provisioner would leave a mark into prod/b's directory, and files into the repository root and
+   * its own directory, by relative path and by the checkout's absolute path (it sits under {@code
+   * /tmp}, which the sandbox leaves writable). prod/b depends on dev/a, so it plans and applies
+   * after dev/a's apply: it must plan and apply only its committed code, and the checkout must hold
+   * nothing of dev/a's apply but its state.
+   */
+  @Test
+  void aUnitsApplyWritesNeverReachAnotherUnitsPlanAndApplyNorTheCheckout() throws Exception {
+    TestRepo repo = twoAccounts();
+    Path mark = dir.resolve("planted-provisioner-ran");
+    Path seen = dir.resolve("what-dev-a-apply-saw.log");
+    String plantedResource =
+        "resource \"terraform_data\" \"planted\" {\n  provisioner \"local-exec\" {\n"
+            + "    command = \"touch "
+            + mark
+            + "\"\n  }\n}\n";
+    List<String> plants = new ArrayList<>();
+    for (String path : List.of(VICTIM + "/planted.tf", "planted.tf", PLANTER + "/later.tf")) {
+      for (String target : List.of("../../" + path, repo.root().resolve(path).toString())) {
+        plants.add(
+            "{ printf '"
+                + plantedResource.replace("\n", "\\n")
+                + "' > "
+                + target
+                + " && echo wrote "
+                + target
+                + " || echo could not write "
+                + target
+                + "; } >> "
+                + seen
+                + " 2>&1");
+      }
+    }
+    repo.write(
+            PLANTER + "/main.tf",
+            "resource \"terraform_data\" \"a\" {\n  provisioner \"local-exec\" {\n"
+                + "    command = <<-EOT\n"
+                + String.join("\n", plants)
+                + "\n    EOT\n  }\n}\n")
+        .write(
+            VICTIM + "/terragrunt.hcl",
+            "dependencies {\n  paths = [\"../../" + PLANTER + "\"]\n}\n")
+        .write(VICTIM + "/main.tf", "resource \"terraform_data\" \"b\" {\n  input = \"v2\"\n}\n");
+    repo.commit("a's apply plants; b, which depends on a, changes");
+
+    CliRun deployed = CliRun.autoApprovedDeploy(repo.root(), dir.resolve("state"));
+
+    System.out.println(
+        "what dev/a's apply did:\n" + (Files.exists(seen) ? Files.readString(seen) : ""));
+    System.out.println(deployed.out() + deployed.err());
+    assertThat(Files.readString(seen)).as("dev/a's apply ran its provisioner").contains("wrote ");
+    assertThat(deployed.exitCode()).as(deployed.toString()).isZero();
+    assertThat(TerraformState.resources(repo.root().resolve(PLANTER)))
+        .as("dev/a's state is kept in the checkout")
+        .containsOnlyKeys("terraform_data.a");
+    assertThat(TerraformState.resources(repo.root().resolve(VICTIM)))
+        .as("prod/b's apply ran its committed code and its approved plan only")
+        .containsOnlyKeys("terraform_data.b");
+    assertThat(mark).as("the planted provisioner never ran").doesNotExist();
+    try (Stream<Path> left = Files.list(LocalWorkspaces.applyWorkspaces(repo.root()))) {
+      assertThat(left).as("the applies' copies are gone").isEmpty();
+    }
+    assertThat(dir.resolve("state").resolve("apply-workspaces"))
+        .as("no apply's copy is on the state directory's disk")
+        .doesNotExist();
+    for (String planted : List.of(VICTIM + "/planted.tf", "planted.tf", PLANTER + "/later.tf")) {
+      assertThat(repo.root().resolve(planted)).as(planted).doesNotExist();
+    }
+  }
+
   @Test
   void underServeAUnitsPlanTimeWritesNeverReachAnotherUnitInTheNextDeployment() throws Exception {
     TestRepo repo = twoAccounts();

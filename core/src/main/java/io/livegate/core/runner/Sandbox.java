@@ -35,6 +35,17 @@ public interface Sandbox {
     return Optional.empty();
   }
 
+  /**
+   * This sandbox, but with {@code checkout} read-only to every command: the checkout whose copies
+   * the commands run in, which they must not change for the commands after them. Where the sandbox
+   * leaves its place writable (a repository under {@code /tmp}), it is otherwise in reach by its
+   * absolute path. By default the same sandbox, for one that never shows the command anything
+   * writable but its own workspace.
+   */
+  default Sandbox keepingReadOnly(Path checkout) {
+    return this;
+  }
+
   /** One line for the start of a run: how terraform is confined, or that it is not. */
   String description();
 
