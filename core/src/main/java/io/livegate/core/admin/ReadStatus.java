@@ -1,8 +1,7 @@
 package io.livegate.core.admin;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.livegate.core.Jackson;
 import io.livegate.core.LivegateException;
 import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStore;
@@ -24,9 +23,6 @@ import java.util.OptionalLong;
  * lines.
  */
 public final class ReadStatus {
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
   private final DeploymentStore deployments;
   private final ExecutionStore executions;
   private final VoteStore votes;
@@ -106,7 +102,7 @@ public final class ReadStatus {
   /** {@code document} as the indented JSON {@code status --json} prints. */
   public static String json(Map<String, Object> document) {
     try {
-      return JSON.writeValueAsString(document);
+      return Jackson.INDENTED.writeValueAsString(document);
     } catch (JsonProcessingException e) {
       throw new LivegateException("cannot write the status as JSON: " + e.getMessage(), e);
     }
