@@ -28,25 +28,28 @@ public final class AdvanceDeployment {
   private final OperatorCommands operator;
   private final Clock clock;
 
+  /** The engine's steps that advancing a deployment goes through. */
+  public record Steps(
+      ReleaseReadyExecutions release, RecordOutcome outcomes, StartNextDeployment startNext) {}
+
+  /** What a runtime does outside the metadb when a deployment advances. */
+  public record Effects(FlowLauncher flows, ScanLauncher scans, MergeLock lock) {}
+
   public AdvanceDeployment(
       DeploymentStore deployments,
       ExecutionStore executions,
-      ReleaseReadyExecutions release,
-      RecordOutcome outcomes,
-      StartNextDeployment startNext,
-      FlowLauncher flows,
-      ScanLauncher scans,
-      MergeLock lock,
+      Steps steps,
+      Effects effects,
       OperatorCommands operator,
       Clock clock) {
     this.deployments = deployments;
     this.executions = executions;
-    this.release = release;
-    this.outcomes = outcomes;
-    this.startNext = startNext;
-    this.flows = flows;
-    this.scans = scans;
-    this.lock = lock;
+    this.release = steps.release();
+    this.outcomes = steps.outcomes();
+    this.startNext = steps.startNext();
+    this.flows = effects.flows();
+    this.scans = effects.scans();
+    this.lock = effects.lock();
     this.operator = operator;
     this.clock = clock;
   }

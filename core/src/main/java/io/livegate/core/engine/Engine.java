@@ -130,21 +130,15 @@ public final class Engine {
             stores.pullRequests(),
             stores.ledger(),
             statuses,
-            settings.lockScope(),
-            settings.statusUrl(),
-            settings.operator(),
+            new MergeGate.Wording(settings.lockScope(), settings.statusUrl(), settings.operator()),
             clock);
     this.lock = gate.announcing(runtime.lock());
     this.advance =
         new AdvanceDeployment(
             stores.deployments(),
             stores.executions(),
-            release,
-            outcomes,
-            startNext,
-            runtime.flows(),
-            runtime.scans(),
-            lock,
+            new AdvanceDeployment.Steps(release, outcomes, startNext),
+            new AdvanceDeployment.Effects(runtime.flows(), runtime.scans(), lock),
             settings.operator(),
             clock);
     this.finalStatuses =

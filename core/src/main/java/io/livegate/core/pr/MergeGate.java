@@ -35,8 +35,16 @@ public final class MergeGate {
   private final Clock clock;
 
   /**
-   * @param statuses posts and records in {@code ledger} (see {@link StatusLedger#recording})
+   * What the merge-lock statuses say and link to.
+   *
+   * @param scope which pull requests a deployment blocks
    * @param targetUrl where the merge-lock status links to (the status page); may be empty
+   * @param operator how an operator runs {@code livegate admin} here, named when one is needed
+   */
+  public record Wording(LockScope scope, String targetUrl, OperatorCommands operator) {}
+
+  /**
+   * @param statuses posts and records in {@code ledger} (see {@link StatusLedger#recording})
    */
   public MergeGate(
       DeploymentStore deployments,
@@ -44,18 +52,16 @@ public final class MergeGate {
       OpenPullRequests pullRequests,
       StatusLedger ledger,
       CommitStatusPublisher statuses,
-      LockScope scope,
-      String targetUrl,
-      OperatorCommands operator,
+      Wording wording,
       Clock clock) {
     this.deployments = deployments;
     this.executions = executions;
     this.pullRequests = pullRequests;
     this.ledger = ledger;
     this.statuses = statuses;
-    this.scope = scope;
-    this.targetUrl = targetUrl;
-    this.operator = operator;
+    this.scope = wording.scope();
+    this.targetUrl = wording.targetUrl();
+    this.operator = wording.operator();
     this.clock = clock;
   }
 
