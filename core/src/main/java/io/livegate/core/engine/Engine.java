@@ -130,7 +130,8 @@ public final class Engine {
             stores.pullRequests(),
             stores.ledger(),
             statuses,
-            new MergeGate.Wording(settings.lockScope(), settings.statusUrl(), settings.operator()),
+            new MergeGate.LockStatuses(
+                settings.lockScope(), settings.statusUrl(), settings.operator()),
             clock);
     this.lock = gate.announcing(runtime.lock());
     this.advance =

@@ -35,13 +35,14 @@ public final class MergeGate {
   private final Clock clock;
 
   /**
-   * What the merge-lock statuses say and link to.
+   * Which pull requests the merge-lock statuses block, where they link to, and the operator command
+   * they name.
    *
    * @param scope which pull requests a deployment blocks
    * @param targetUrl where the merge-lock status links to (the status page); may be empty
    * @param operator how an operator runs {@code livegate admin} here, named when one is needed
    */
-  public record Wording(LockScope scope, String targetUrl, OperatorCommands operator) {}
+  public record LockStatuses(LockScope scope, String targetUrl, OperatorCommands operator) {}
 
   /**
    * @param statuses posts and records in {@code ledger} (see {@link StatusLedger#recording})
@@ -52,16 +53,16 @@ public final class MergeGate {
       OpenPullRequests pullRequests,
       StatusLedger ledger,
       CommitStatusPublisher statuses,
-      Wording wording,
+      LockStatuses lockStatuses,
       Clock clock) {
     this.deployments = deployments;
     this.executions = executions;
     this.pullRequests = pullRequests;
     this.ledger = ledger;
     this.statuses = statuses;
-    this.scope = wording.scope();
-    this.targetUrl = wording.targetUrl();
-    this.operator = wording.operator();
+    this.scope = lockStatuses.scope();
+    this.targetUrl = lockStatuses.targetUrl();
+    this.operator = lockStatuses.operator();
     this.clock = clock;
   }
 
