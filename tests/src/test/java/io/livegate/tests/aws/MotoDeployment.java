@@ -1082,9 +1082,12 @@ public final class MotoDeployment implements AutoCloseable {
   }
 
   /**
-   * moto's model dump. Building it races with moto's own Step Functions threads (an ECS task's
-   * network interface appears between its check and its dump, and the dump answers 500), so a 500
-   * is asked again, a few times.
+   * moto's model dump of the mail SES sent and the trigger invocations moto recorded, the two
+   * services this harness reads: the dump of every service (moto's default) read every Step
+   * Functions execution, S3 object and ECS task, and took moto seconds of CPU a round, most of a
+   * deployment's time (moto_launcher.py's patch 9). Building it races with moto's own threads (an
+   * ECS task's network interface appeared between its check and its dump, and the dump answered
+   * 500), so a 500 is asked again, a few times.
    */
   private JsonNode motoData() {
     try {
@@ -1092,7 +1095,11 @@ public final class MotoDeployment implements AutoCloseable {
       for (int attempt = 0; attempt < 5; attempt++) {
         response =
             http.send(
-                HttpRequest.newBuilder(moto.endpoint().resolve(URI.create("/moto-api/data.json")))
+                HttpRequest.newBuilder(
+                        moto.endpoint()
+                            .resolve(
+                                URI.create(
+                                    "/moto-api/data.json?service=ses&service=awslambda_simple")))
                     .GET()
                     .build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -504,7 +504,9 @@ class WebhookAwsTest {
           JSON.readTree(
                   HttpClient.newHttpClient()
                       .send(
-                          HttpRequest.newBuilder(MOTO.endpoint().resolve("/moto-api/data.json"))
+                          HttpRequest.newBuilder(
+                                  MOTO.endpoint()
+                                      .resolve("/moto-api/data.json?service=awslambda_simple"))
                               .build(),
                           HttpResponse.BodyHandlers.ofString())
                       .body())
