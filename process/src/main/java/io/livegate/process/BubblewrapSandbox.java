@@ -18,12 +18,14 @@ import java.util.stream.Stream;
 /**
  * Runs terraform and terragrunt under bubblewrap ({@code bwrap}): the file system is read-only
  * except the repository, {@code /tmp} and the one plan file the command writes, and the checkout
- * whose copy that repository is stays read-only under {@code /tmp} too ({@link #keepingReadOnly});
- * the hidden directories (the state directory: metadb, vote key, other units' plans and checkouts)
- * and livegate's own temporary files in {@code /tmp} ({@link PrivateTemp}) are empty in-memory file
- * systems; the process sees only its own processes, so neither livegate's {@code /proc/PID/environ}
- * nor its {@code /proc/PID/root} is in reach. The network stays, because providers need their APIs;
- * the metadb answers only to its password, which is in the hidden state directory.
+ * whose copy that repository is stays read-only under {@code /tmp} too ({@link #keepingReadOnly}),
+ * and of the copies kept in one directory (the local applies') each command sees only its own
+ * ({@link #keepingApart}); the hidden directories (the state directory: metadb, vote key, other
+ * units' plans and checkouts) and livegate's own temporary files in {@code /tmp} ({@link
+ * PrivateTemp}) are empty in-memory file systems; the process sees only its own processes, so
+ * neither livegate's {@code /proc/PID/environ} nor its {@code /proc/PID/root} is in reach. The
+ * network stays, because providers need their APIs; the metadb answers only to its password, which
+ * is in the hidden state directory.
  *
  * <p>bwrap runs the command in a child it waits for and does not forward signals to; the runner
  * interrupts the whole process group ({@link ProcessCommandRunner#interruptAll}), which reaches
@@ -33,11 +35,17 @@ public final class BubblewrapSandbox implements Sandbox {
   private final Path bwrap;
   private final List<Path> hidden;
   private final List<Path> readOnly;
+  private final List<Path> apart;
 
-  private BubblewrapSandbox(Path bwrap, List<Path> hidden, List<Path> readOnly) {
+  private BubblewrapSandbox(Path bwrap, List<Path> hidden, List<Path> readOnly, List<Path> apart) {
     this.bwrap = bwrap;
-    this.hidden = hidden.stream().map(path -> path.toAbsolutePath().normalize()).toList();
-    this.readOnly = readOnly.stream().map(path -> path.toAbsolutePath().normalize()).toList();
+    this.hidden = normalized(hidden);
+    this.readOnly = normalized(readOnly);
+    this.apart = normalized(apart);
+  }
+
+  private static List<Path> normalized(List<Path> paths) {
+    return paths.stream().map(path -> path.toAbsolutePath().normalize()).toList();
   }
 
   /**
@@ -49,7 +57,7 @@ public final class BubblewrapSandbox implements Sandbox {
     for (String dir : path.split(File.pathSeparator)) {
       Path candidate = dir.isEmpty() ? null : Path.of(dir, "bwrap");
       if (candidate != null && Files.isExecutable(candidate) && works(candidate)) {
-        return Optional.of(new BubblewrapSandbox(candidate, hidden, List.of()));
+        return Optional.of(new BubblewrapSandbox(candidate, hidden, List.of(), List.of()));
       }
     }
     return Optional.empty();
@@ -118,7 +126,20 @@ public final class BubblewrapSandbox implements Sandbox {
   public Sandbox keepingReadOnly(Path checkout) {
     List<Path> more = new ArrayList<>(readOnly);
     more.add(checkout);
-    return new BubblewrapSandbox(bwrap, hidden, more);
+    return new BubblewrapSandbox(bwrap, hidden, more, apart);
+  }
+
+  @Override
+  public Sandbox keepingApart(Path workspaces) {
+    try {
+      Files.createDirectories(workspaces);
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot make " + workspaces + " for the unit commands' copies: " + e.getMessage(), e);
+    }
+    List<Path> more = new ArrayList<>(apart);
+    more.add(workspaces);
+    return new BubblewrapSandbox(bwrap, hidden, readOnly, more);
   }
 
   @Override
@@ -142,6 +163,11 @@ public final class BubblewrapSandbox implements Sandbox {
         .filter(checkout -> hidden.stream().noneMatch(checkout::startsWith))
         .filter(checkout -> Files.isDirectory(checkout))
         .forEach(checkout -> mounts.add(new Mount("--ro-bind", checkout)));
+    // the other commands' copies (a running apply's holds its unit's state): the command's own, if
+    // it is one of them, is bound back below, over this empty file system
+    apart.stream()
+        .filter(workspaces -> hidden.stream().noneMatch(workspaces::startsWith))
+        .forEach(workspaces -> mounts.add(new Mount("--tmpfs", workspaces)));
     mounts.add(new Mount("--bind", repository));
     // the repository's git directory stays livegate's: serve fetches into it and checks out from
     // it, so code that rewrote its config or objects would steer the next deployment

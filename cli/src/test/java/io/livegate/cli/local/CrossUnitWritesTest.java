@@ -232,6 +232,71 @@ class CrossUnitWritesTest {
   }
 
   /**
+   * While prod/b's apply runs (its provisioner is held until the test lets it go), dev/a's
+   * plan-time code looks for it where the local applies' copies are kept, in the repository's git
+   * directory: the copy holds prod/b's code and the state terraform writes during the apply. Each
+   * command's sandbox shows it its own copy only, so dev/a finds the directory empty (before, it
+   * listed prod/b's copy and read its files).
+   */
+  @Test
+  void aUnitsPlanTimeCodeFindsNothingOfAnotherUnitsRunningApplyCopy() throws Exception {
+    TestRepo repo = twoAccounts();
+    Path oracle = dir.resolve("oracle.log");
+    Path applies = LocalWorkspaces.applyWorkspaces(repo.root());
+    String looks = "dev/a looks";
+    String applying = "prod/b applies";
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put("wait until prod/b's apply runs", Oracle.append(oracle, looks));
+    attempts.put("list the applies' copies", "ls -A " + applies + " | grep .");
+    attempts.put("find prod/b's copy", "find " + applies + " -path '*/" + VICTIM + "/*' | grep .");
+    attempts.put("list prod/b's copy", "ls -A " + applies + "/*/" + VICTIM + " | grep .");
+    attempts.put("read prod/b's code in its copy", "cat " + applies + "/*/" + VICTIM + "/main.tf");
+    attempts.put(
+        "read prod/b's state as terraform writes it",
+        "cat " + applies + "/*/" + VICTIM + "/terraform.tfstate");
+    PlanTimeSpy spy = planter(repo, attempts);
+    repo.write(
+        VICTIM + "/main.tf",
+        "resource \"terraform_data\" \"b\" {\n  input = \"v2\"\n"
+            + "  provisioner \"local-exec\" {\n    command = \""
+            + Oracle.append(oracle, applying)
+            + "\"\n  }\n}\n");
+    repo.commit("a ships a provider of its own; b's apply runs a provisioner");
+    Path deployLog = dir.resolve("deploy.log");
+    Process deploy;
+    try (Oracle.Hold planLooks = Oracle.hold(oracle, looks);
+        Oracle.Hold applyRuns = Oracle.hold(oracle, applying)) {
+      deploy =
+          ChildJvm.livegate(
+              deployLog,
+              List.of(
+                  CliRun.deployArguments(
+                      repo.root(), dir.resolve("state"), "--auto-approve", "--port", "0")));
+      started.add(deploy);
+      ChildJvm.await(applyRuns::reached, "prod/b's apply runs", deploy, deployLog);
+      ChildJvm.await(planLooks::reached, "dev/a's provider runs", deploy, deployLog);
+      planLooks.close();
+      ChildJvm.await(
+          () -> exits(spy).containsKey("read prod/b's state as terraform writes it"),
+          "dev/a's provider is done",
+          deploy,
+          deployLog);
+    }
+    ChildJvm.awaitExit(deploy, deployLog);
+
+    System.out.println("what dev/a's provider tried and saw:\n" + spy.log());
+    System.out.println(ChildJvm.read(deployLog));
+    Map<String, Integer> exits = spy.exits();
+    assertThat(exits).as("the provider made every attempt").containsOnlyKeys(attempts.keySet());
+    assertThat(exits).containsEntry("wait until prod/b's apply runs", 0);
+    exits.remove("wait until prod/b's apply runs");
+    assertThat(exits).allSatisfy((attempt, exit) -> assertThat(exit).as(attempt).isNotZero());
+    // dev/a failed, so prod/b's new provider was rolled back after its apply
+    assertThat(Recorded.in(dir.resolve("state")).execution(VICTIM).status())
+        .isEqualTo(ExecutionStatus.SUCCEEDED);
+  }
+
+  /**
    * The whole local deployment, as root where this machine runs tests as root: dev/a's plan-time
    * code waits until prod/b asks for its votes, then tries every way to approve prod/b itself
    * (unmount the tmpfs over the state directory, mount, make namespaces, trace, read livegate's
