@@ -50,6 +50,16 @@ public final class Printable {
         + escaped.substring(end);
   }
 
+  /**
+   * {@code text} as lines inside a record of livegate's own, every line indented by {@value
+   * #CONTINUATION_INDENT} spaces (an empty line stays empty) and every control character escaped
+   * but the newline and the tab: what a command printed, under the header line livegate writes for
+   * it at the margin, so that no line of the command's can pass for a header.
+   */
+  public static String indented(String text) {
+    return escapeExceptLines(text).replaceAll("(?m)^(?=.)", " ".repeat(CONTINUATION_INDENT));
+  }
+
   private static String escape(String text, boolean keepLines) {
     int first = 0;
     while (first < text.length() && !escaped(text.charAt(first), keepLines)) {

@@ -13,14 +13,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Runs terraform and terragrunt under bubblewrap ({@code bwrap}): the file system is read-only
- * except the repository, {@code /tmp} and the one plan file the command writes, and the checkout
- * whose copy that repository is stays read-only under {@code /tmp} too ({@link #keepingReadOnly});
- * the hidden directories (the state directory: metadb, vote key, other units' plans and checkouts)
- * and livegate's own temporary files in {@code /tmp} ({@link PrivateTemp}) are empty in-memory file
+ * except the repository and the one plan file the command writes; {@code /tmp} is the command's
+ * own, an empty in-memory file system that ends with it, so the host's {@code /tmp} (a user's
+ * files, the JVMs' performance data, livegate's own temporary files, {@link PrivateTemp}) is out of
+ * reach, and what a command leaves there reaches no other; the checkout whose copy that repository
+ * is stays read-only ({@link #keepingReadOnly}), and of the copies kept in one directory (the local
+ * applies') each command sees only its own ({@link #keepingApart}); the hidden directories (the
+ * state directory: metadb, vote key, other units' plans and checkouts) are empty in-memory file
  * systems; the process sees only its own processes, so neither livegate's {@code /proc/PID/environ}
  * nor its {@code /proc/PID/root} is in reach. The network stays, because providers need their APIs;
  * the metadb answers only to its password, which is in the hidden state directory.
@@ -30,14 +32,22 @@ import java.util.stream.Stream;
  * terraform. There is no {@code --die-with-parent}: an apply must be able to outlive livegate.
  */
 public final class BubblewrapSandbox implements Sandbox {
+  private static final Path TMP = Path.of("/tmp");
+
   private final Path bwrap;
   private final List<Path> hidden;
   private final List<Path> readOnly;
+  private final List<Path> apart;
 
-  private BubblewrapSandbox(Path bwrap, List<Path> hidden, List<Path> readOnly) {
+  private BubblewrapSandbox(Path bwrap, List<Path> hidden, List<Path> readOnly, List<Path> apart) {
     this.bwrap = bwrap;
-    this.hidden = hidden.stream().map(path -> path.toAbsolutePath().normalize()).toList();
-    this.readOnly = readOnly.stream().map(path -> path.toAbsolutePath().normalize()).toList();
+    this.hidden = normalized(hidden);
+    this.readOnly = normalized(readOnly);
+    this.apart = normalized(apart);
+  }
+
+  private static List<Path> normalized(List<Path> paths) {
+    return paths.stream().map(path -> path.toAbsolutePath().normalize()).toList();
   }
 
   /**
@@ -49,7 +59,7 @@ public final class BubblewrapSandbox implements Sandbox {
     for (String dir : path.split(File.pathSeparator)) {
       Path candidate = dir.isEmpty() ? null : Path.of(dir, "bwrap");
       if (candidate != null && Files.isExecutable(candidate) && works(candidate)) {
-        return Optional.of(new BubblewrapSandbox(candidate, hidden, List.of()));
+        return Optional.of(new BubblewrapSandbox(candidate, hidden, List.of(), List.of()));
       }
     }
     return Optional.empty();
@@ -118,22 +128,34 @@ public final class BubblewrapSandbox implements Sandbox {
   public Sandbox keepingReadOnly(Path checkout) {
     List<Path> more = new ArrayList<>(readOnly);
     more.add(checkout);
-    return new BubblewrapSandbox(bwrap, hidden, more);
+    return new BubblewrapSandbox(bwrap, hidden, more, apart);
+  }
+
+  @Override
+  public Sandbox keepingApart(Path workspaces) {
+    try {
+      Files.createDirectories(workspaces);
+    } catch (IOException e) {
+      throw new LivegateException(
+          "cannot make " + workspaces + " for the unit commands' copies: " + e.getMessage(), e);
+    }
+    List<Path> more = new ArrayList<>(apart);
+    more.add(workspaces);
+    return new BubblewrapSandbox(bwrap, hidden, readOnly, more);
   }
 
   @Override
   public List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> planFile) {
     List<Mount> mounts = new ArrayList<>();
-    // /tmp stays shared and writable: a local backend or a provisioner may keep files there, and
-    // an empty in-memory /tmp would swallow them silently (docs/security.md names the cost).
-    mounts.add(new Mount("--bind", Path.of("/tmp")));
+    // /tmp is the command's own, empty at its start and gone at its end: nothing one command writes
+    // there reaches another, and nothing of the host's /tmp is in reach (a user's files, every
+    // JVM's performance data, livegate's PrivateTemp with the other commands' copies and outputs).
+    // What the command must see under /tmp (its copy, the checkout, its plan file) is bound below.
+    mounts.add(new Mount("--tmpfs", TMP));
     // a hidden directory that does not exist (a scan's unused state directory) holds nothing
     hidden.stream()
         .filter(Files::isDirectory)
         .forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
-    mounts.add(new Mount("--tmpfs", PrivateTemp.base()));
-    // every JVM's performance data (its command line, its system properties), livegate's too
-    javaPerformanceData().forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
     Path repository = repositoryRoot.toAbsolutePath().normalize();
     // a checkout that the commands run copies of (under /tmp, writable by path otherwise); one in a
     // hidden directory stays hidden, and the command's own workspace stays writable
@@ -142,6 +164,11 @@ public final class BubblewrapSandbox implements Sandbox {
         .filter(checkout -> hidden.stream().noneMatch(checkout::startsWith))
         .filter(checkout -> Files.isDirectory(checkout))
         .forEach(checkout -> mounts.add(new Mount("--ro-bind", checkout)));
+    // the other commands' copies (a running apply's holds its unit's state): the command's own, if
+    // it is one of them, is bound back below, over this empty file system
+    apart.stream()
+        .filter(workspaces -> hidden.stream().noneMatch(workspaces::startsWith))
+        .forEach(workspaces -> mounts.add(new Mount("--tmpfs", workspaces)));
     mounts.add(new Mount("--bind", repository));
     // the repository's git directory stays livegate's: serve fetches into it and checks out from
     // it, so code that rewrote its config or objects would steer the next deployment
@@ -195,24 +222,12 @@ public final class BubblewrapSandbox implements Sandbox {
     }
   }
 
-  /** The JVMs' {@code hsperfdata_USER} directories in {@code /tmp}. */
-  private static List<Path> javaPerformanceData() {
-    try (Stream<Path> entries = Files.list(Path.of("/tmp"))) {
-      return entries
-          .filter(entry -> entry.getFileName().toString().startsWith("hsperfdata_"))
-          .filter(entry -> Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
-          .toList();
-    } catch (IOException e) {
-      throw new LivegateException("cannot list /tmp to hide the JVMs' files: " + e, e);
-    }
-  }
-
   @Override
   public String description() {
     return "terraform runs in a bubblewrap sandbox without capabilities (seccomp: no mount,"
         + " namespaces or ptrace) that hides "
         + hidden
-        + ", livegate's temporary files and the JVMs' performance data";
+        + " and gives each command an empty /tmp of its own, which ends with it";
   }
 
   private record Mount(String option, Path path) {}

@@ -296,7 +296,9 @@ public final class LocalWiring implements AutoCloseable {
                     new SandboxedPlan.Tools(
                         new LoggedCommandRunner(processes, state.plans(), logs, clock),
                         runner,
-                        sandbox.keepingReadOnly(repositoryRoot),
+                        sandbox
+                            .keepingReadOnly(repositoryRoot)
+                            .keepingApart(LocalWorkspaces.applyWorkspaces(repositoryRoot)),
                         runnerEnvironment),
                     repositoryRoot,
                     state.plans(),

@@ -23,14 +23,14 @@ import java.util.Optional;
  * unit's directory, a sibling account's or the repository root) is gone with it: no other unit and
  * no later command sees it. A plan's copy is deleted once the plan file is kept. An apply's copy
  * lives in the repository's git directory, {@code .git/livegate/applies/<execution>} (like git's
- * own worktrees: on the checkout's file system, out of {@code git status}, read-only in the sandbox
- * with the rest of the checkout), under the execution's name, so that a run resumed after livegate
- * died finds what an apply that outlived it wrote. Not in the state directory: the state terraform
- * writes during the apply is in the copy, and a state directory whose disk filled would cost
- * terraform the state it had just changed, which the checkout's disk never did. At the apply's end
- * the unit's local state, and only that, goes back to the checkout ({@link UnitLocalState}), where
- * the unit's next plan and its dependents' {@code terraform_remote_state} read it, and the copy is
- * deleted.
+ * own worktrees: on the checkout's file system, out of {@code git status}; each command's sandbox
+ * shows it only its own copy there), under the execution's name, so that a run resumed after
+ * livegate died finds what an apply that outlived it wrote. Not in the state directory: the state
+ * terraform writes during the apply is in the copy, and a state directory whose disk filled would
+ * cost terraform the state it had just changed, which the checkout's disk never did. At the apply's
+ * end the unit's local state, and only that, goes back to the checkout ({@link UnitLocalState}),
+ * where the unit's next plan and its dependents' {@code terraform_remote_state} read it, and the
+ * copy is deleted.
  */
 final class LocalWorkspaces implements Workspaces {
   private static final String LOCAL_STATE_FILE = "terraform.tfstate";

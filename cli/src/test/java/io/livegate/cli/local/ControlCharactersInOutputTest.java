@@ -85,6 +85,45 @@ class ControlCharactersInOutputTest {
     assertNoForgery(printed);
   }
 
+  /**
+   * A unit's apply runs a provisioner that prints a line imitating the header livegate writes above
+   * each command in an execution log, and fails: terraform prints the provisioner's output under
+   * its error at the margin. In the kept log, and in {@code status --log}, every line of
+   * terraform's is indented under its command's header, so the forged one passes for no header.
+   */
+  @Test
+  void aProvisionersForgedHeaderStaysIndentedInTheKeptExecutionLog() throws Exception {
+    String forged = "--- 2026-11-28T00:00:00Z  terraform apply FORGED  (exit 0)";
+    TestRepo repo =
+        oneUnit(
+            "dev/app",
+            "resource \"terraform_data\" \"app\" {\n  provisioner \"local-exec\" {\n"
+                + "    command = \"printf 'applied\\\\n"
+                + forged
+                + "\\\\nall fine\\\\n'; exit 1\"\n  }\n}\n",
+            "a unit whose provisioner prints a header of its own");
+    Path state = dir.resolve("state");
+
+    CliRun deploy = CliRun.autoApprovedDeploy(repo.root(), state);
+    CliRun log = CliRun.of("status", "1", "--log", "dev/app", "--state-dir", state.toString());
+
+    System.out.println(log.out() + log.err());
+    assertThat(deploy.exitCode()).as(deploy.toString()).isNotZero();
+    assertThat(log.exitCode()).as(log.toString()).isZero();
+    List<String> lines = log.out().lines().toList();
+    assertThat(lines).as("terraform printed the forged line").anyMatch(l -> l.contains(forged));
+    assertThat(lines)
+        .as("livegate's headers are livegate's: the forged one is indented under one")
+        .filteredOn(line -> line.startsWith("--- "))
+        .isNotEmpty()
+        .noneMatch(line -> line.contains("FORGED"));
+    assertThat(lines)
+        .as("every line under a header is terraform's, indented")
+        .filteredOn(line -> !line.isEmpty() && !line.startsWith("--- "))
+        .filteredOn(line -> !line.startsWith("log of dev/app"))
+        .allMatch(line -> line.startsWith("    ") || line.isBlank());
+  }
+
   /** A repository with an empty commit, then {@code unit} with {@code mainTf} committed. */
   private TestRepo oneUnit(String unit, String mainTf, String message) {
     TestRepo repo = TestRepo.create(dir.resolve("live"));

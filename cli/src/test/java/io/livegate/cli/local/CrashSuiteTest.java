@@ -266,7 +266,6 @@ class CrashSuiteTest {
       throws Exception {
     Path oracle = dir.resolve("oracle.log");
     Path state = dir.resolve("state");
-    Path failNow = dir.resolve("fail-now");
     TestRepo repo = appAtV1Deployed(oracle, state);
     // A replace whose create fails once the test lets it: terraform taints the new object, and a
     // plan of what is left shows the same replace the voters approved.
@@ -277,23 +276,22 @@ class CrashSuiteTest {
             + "  provisioner \"local-exec\" {\n"
             + "    command = \""
             + Oracle.append(oracle, "start app/a v2")
-            + "; while [ ! -e "
-            + failNow
-            + " ]; do sleep 0.1; done; exit 1\"\n"
+            + "; exit 1\"\n"
             + "  }\n"
             + "}\n");
     repo.commit("a at v2, whose create fails");
 
     Path log = dir.resolve("deploy-2.log");
-    Process second = livegate(log, deployArguments(repo.root(), state));
-    ChildJvm.await(
-        () -> ChildJvm.read(oracle).contains("start app/a v2"), "the create's start", second, log);
-    second.destroyForcibly().waitFor();
-    assertThat(second.exitValue())
-        .as("kill -9 ended the deploy:\n%s", ChildJvm.read(log))
-        .isEqualTo(KILLED);
-    // terraform outlives the killed run and fails with no livegate to record it.
-    Files.createFile(failNow);
+    // the create is held at its start until the deploy is killed
+    try (Oracle.Hold started = Oracle.hold(oracle, "start app/a v2")) {
+      Process second = livegate(log, deployArguments(repo.root(), state));
+      ChildJvm.await(started::reached, "the create's start", second, log);
+      second.destroyForcibly().waitFor();
+      assertThat(second.exitValue())
+          .as("kill -9 ended the deploy:\n%s", ChildJvm.read(log))
+          .isEqualTo(KILLED);
+      // terraform outlives the killed run and fails, once let go, with no livegate to record it.
+    }
 
     Path resumeLog = dir.resolve("resume.log");
     Process resume = livegate(resumeLog, resumeArguments(state));

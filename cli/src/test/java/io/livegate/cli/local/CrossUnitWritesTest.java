@@ -77,35 +77,34 @@ class CrossUnitWritesTest {
    * dev/a's apply (a {@code local-exec} provisioner, approved for dev/a) plants a resource whose
    * provisioner would leave a mark into prod/b's directory, and files into the repository root and
    * its own directory, by relative path and by the checkout's absolute path (it sits under {@code
-   * /tmp}, which the sandbox leaves writable). prod/b depends on dev/a, so it plans and applies
+   * /tmp}, where the sandbox binds it read-only). prod/b depends on dev/a, so it plans and applies
    * after dev/a's apply: it must plan and apply only its committed code, and the checkout must hold
    * nothing of dev/a's apply but its state.
    */
   @Test
   void aUnitsApplyWritesNeverReachAnotherUnitsPlanAndApplyNorTheCheckout() throws Exception {
     TestRepo repo = twoAccounts();
-    Path mark = dir.resolve("planted-provisioner-ran");
+    Path mark = dir.resolve("planted-provisioner-ran.log");
     Path seen = dir.resolve("what-dev-a-apply-saw.log");
     String plantedResource =
         "resource \"terraform_data\" \"planted\" {\n  provisioner \"local-exec\" {\n"
-            + "    command = \"touch "
-            + mark
+            + "    command = \"curl -sS --data-binary ran "
+            + Oracle.url(mark)
             + "\"\n  }\n}\n";
     List<String> plants = new ArrayList<>();
     for (String path : List.of(VICTIM + "/planted.tf", "planted.tf", PLANTER + "/later.tf")) {
       for (String target : List.of("../../" + path, repo.root().resolve(path).toString())) {
         plants.add(
-            "{ printf '"
-                + plantedResource.replace("\n", "\\n")
-                + "' > "
-                + target
-                + " && echo wrote "
-                + target
-                + " || echo could not write "
-                + target
-                + "; } >> "
-                + seen
-                + " 2>&1");
+            Oracle.appendOutputOf(
+                seen,
+                "printf '"
+                    + plantedResource.replace("\n", "\\n")
+                    + "' > "
+                    + target
+                    + " && echo wrote "
+                    + target
+                    + " || echo could not write "
+                    + target));
       }
     }
     repo.write(
@@ -232,6 +231,136 @@ class CrossUnitWritesTest {
   }
 
   /**
+   * While prod/b's apply runs (its provisioner is held until the test lets it go), dev/a's
+   * plan-time code looks for it where the local applies' copies are kept, in the repository's git
+   * directory: the copy holds prod/b's code and the state terraform writes during the apply. Each
+   * command's sandbox shows it its own copy only, so dev/a finds the directory empty (before, it
+   * listed prod/b's copy and read its files).
+   */
+  @Test
+  void aUnitsPlanTimeCodeFindsNothingOfAnotherUnitsRunningApplyCopy() throws Exception {
+    TestRepo repo = twoAccounts();
+    Path oracle = dir.resolve("oracle.log");
+    Path applies = LocalWorkspaces.applyWorkspaces(repo.root());
+    String looks = "dev/a looks";
+    String applying = "prod/b applies";
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put("wait until prod/b's apply runs", Oracle.append(oracle, looks));
+    attempts.put("list the applies' copies", "ls -A " + applies + " | grep .");
+    attempts.put("find prod/b's copy", "find " + applies + " -path '*/" + VICTIM + "/*' | grep .");
+    attempts.put("list prod/b's copy", "ls -A " + applies + "/*/" + VICTIM + " | grep .");
+    attempts.put("read prod/b's code in its copy", "cat " + applies + "/*/" + VICTIM + "/main.tf");
+    attempts.put(
+        "read prod/b's state as terraform writes it",
+        "cat " + applies + "/*/" + VICTIM + "/terraform.tfstate");
+    PlanTimeSpy spy = planter(repo, attempts);
+    repo.write(
+        VICTIM + "/main.tf",
+        "resource \"terraform_data\" \"b\" {\n  input = \"v2\"\n"
+            + "  provisioner \"local-exec\" {\n    command = \""
+            + Oracle.append(oracle, applying)
+            + "\"\n  }\n}\n");
+    repo.commit("a ships a provider of its own; b's apply runs a provisioner");
+    Path deployLog = dir.resolve("deploy.log");
+    Process deploy;
+    try (Oracle.Hold planLooks = Oracle.hold(oracle, looks);
+        Oracle.Hold applyRuns = Oracle.hold(oracle, applying)) {
+      deploy =
+          ChildJvm.livegate(
+              deployLog,
+              List.of(
+                  CliRun.deployArguments(
+                      repo.root(), dir.resolve("state"), "--auto-approve", "--port", "0")));
+      started.add(deploy);
+      ChildJvm.await(applyRuns::reached, "prod/b's apply runs", deploy, deployLog);
+      ChildJvm.await(planLooks::reached, "dev/a's provider runs", deploy, deployLog);
+      planLooks.close();
+      ChildJvm.await(
+          () -> exits(spy).containsKey("read prod/b's state as terraform writes it"),
+          "dev/a's provider is done",
+          deploy,
+          deployLog);
+    }
+    ChildJvm.awaitExit(deploy, deployLog);
+
+    System.out.println("what dev/a's provider tried and saw:\n" + spy.log());
+    System.out.println(ChildJvm.read(deployLog));
+    Map<String, Integer> exits = spy.exits();
+    assertThat(exits).as("the provider made every attempt").containsOnlyKeys(attempts.keySet());
+    assertThat(exits).containsEntry("wait until prod/b's apply runs", 0);
+    exits.remove("wait until prod/b's apply runs");
+    assertThat(exits).allSatisfy((attempt, exit) -> assertThat(exit).as(attempt).isNotZero());
+    // dev/a failed, so prod/b's new provider was rolled back after its apply
+    assertThat(Recorded.in(dir.resolve("state")).execution(VICTIM).status())
+        .isEqualTo(ExecutionStatus.SUCCEEDED);
+  }
+
+  /**
+   * dev/a's plan-time code leaves a file in {@code /tmp} and reads a file the user keeps in the
+   * host's {@code /tmp}; prod/b's apply, a later command held until dev/a's code is done, looks for
+   * dev/a's file. Each command's {@code /tmp} is its own, empty at its start and gone at its end,
+   * so dev/a could write there but reached nothing of the host's, and prod/b finds nothing of
+   * dev/a's (before, /tmp was shared: dev/a read the user's file and prod/b read dev/a's).
+   */
+  @Test
+  void whatAUnitLeavesInTmpReachesNoLaterCommandAndTheHostsTmpIsOutOfReach() throws Exception {
+    TestRepo repo = twoAccounts();
+    Path oracle = dir.resolve("oracle.log");
+    Path usersFile = Files.writeString(dir.resolve("users-own-file"), "the user's own secret\n");
+    String left = "/tmp/left-by-dev-a-" + dir.getFileName();
+    Map<String, String> attempts = new LinkedHashMap<>();
+    attempts.put("leave a file in /tmp", "echo dev-a-was-here > " + left + " && cat " + left);
+    attempts.put("read a file the user keeps in /tmp", "cat " + usersFile);
+    attempts.put("list the host's /tmp", "ls -A /tmp | head -20");
+    PlanTimeSpy spy = planter(repo, attempts);
+    String applying = "prod/b applies";
+    repo.write(
+        VICTIM + "/main.tf",
+        "resource \"terraform_data\" \"b\" {\n  input = \"v2\"\n"
+            + "  provisioner \"local-exec\" {\n    command = \""
+            + Oracle.append(oracle, applying)
+            + "; "
+            + Oracle.appendOutputOf(oracle, "echo prod/b looks; cat " + left + " " + usersFile)
+            + "\"\n  }\n}\n");
+    repo.commit("a ships a provider of its own; b's apply looks in /tmp");
+    Path deployLog = dir.resolve("deploy.log");
+    Process deploy;
+    try (Oracle.Hold applyRuns = Oracle.hold(oracle, applying)) {
+      deploy =
+          ChildJvm.livegate(
+              deployLog,
+              List.of(
+                  CliRun.deployArguments(
+                      repo.root(), dir.resolve("state"), "--auto-approve", "--port", "0")));
+      started.add(deploy);
+      ChildJvm.await(
+          () -> exits(spy).containsKey("list the host's /tmp"),
+          "dev/a's provider is done",
+          deploy,
+          deployLog);
+      ChildJvm.await(applyRuns::reached, "prod/b's apply runs", deploy, deployLog);
+    }
+    ChildJvm.awaitExit(deploy, deployLog);
+
+    String prodSaw = Files.readString(oracle);
+    System.out.println("what dev/a's provider tried and saw:\n" + spy.log());
+    System.out.println("what prod/b's apply saw:\n" + prodSaw);
+    System.out.println(ChildJvm.read(deployLog));
+    Map<String, Integer> exits = spy.exits();
+    assertThat(exits)
+        .containsEntry("leave a file in /tmp", 0)
+        .hasEntrySatisfying(
+            "read a file the user keeps in /tmp", exit -> assertThat(exit).isNotZero());
+    assertThat(spy.log()).doesNotContain("the user's own secret");
+    assertThat(prodSaw)
+        .as("prod/b's apply looked, and found neither dev/a's file nor the user's")
+        .contains("prod/b looks")
+        .doesNotContain("dev-a-was-here")
+        .doesNotContain("the user's own secret");
+    assertThat(Path.of(left)).as("dev/a's file never reached the host's /tmp").doesNotExist();
+  }
+
+  /**
    * The whole local deployment, as root where this machine runs tests as root: dev/a's plan-time
    * code waits until prod/b asks for its votes, then tries every way to approve prod/b itself
    * (unmount the tmpfs over the state directory, mount, make namespaces, trace, read livegate's
@@ -244,12 +373,14 @@ class CrossUnitWritesTest {
     TestRepo repo = twoAccounts();
     Path state = dir.resolve("state");
     Path outbox = state.resolve("outbox");
-    Path livegatePid = dir.resolve("livegate.pid");
-    Path victimAsks = dir.resolve("prod-b-asks-for-votes");
+    // where the provider can read it: the checkout, read-only to it (its /tmp is its own)
+    Path livegatePid = repo.root().resolve(".git").resolve("livegate.pid");
+    Path oracle = dir.resolve("oracle.log");
+    String waits = "dev/a waits until prod/b asks for votes";
     Map<String, String> attempts = new LinkedHashMap<>();
     attempts.put(
         "wait until prod/b asks for votes",
-        "until [ -e " + victimAsks + " ]; do sleep 0.1; done; echo prod/b waits for its voter");
+        Oracle.append(oracle, waits) + " && echo prod/b waits for its voter");
     attempts.put("keep a capability", "grep CapEff /proc/self/status | grep -v 'CapEff:\\s*0*$'");
     attempts.put("unmount the tmpfs over the state directory", "umount -l " + state);
     attempts.put("unmount /proc", "umount -l /proc");
@@ -272,20 +403,22 @@ class CrossUnitWritesTest {
     repo.write(VICTIM + "/main.tf", "resource \"terraform_data\" \"b\" {\n  input = \"v2\"\n}\n");
     repo.commit("a ships a provider of its own; b changes");
     Path deployLog = dir.resolve("deploy.log");
-    Process deploy =
-        new ProcessBuilder(
-                ChildJvm.command(
-                    Livegate.class,
-                    List.of(CliRun.deployArguments(repo.root(), state, "--port", "0"))))
-            .redirectErrorStream(true)
-            .redirectOutput(deployLog.toFile())
-            .start();
-    started.add(deploy);
-    Files.writeString(livegatePid, Long.toString(deploy.pid()));
+    Process deploy;
+    try (Oracle.Hold waiting = Oracle.hold(oracle, waits)) {
+      deploy =
+          new ProcessBuilder(
+                  ChildJvm.command(
+                      Livegate.class,
+                      List.of(CliRun.deployArguments(repo.root(), state, "--port", "0"))))
+              .redirectErrorStream(true)
+              .redirectOutput(deployLog.toFile())
+              .start();
+      started.add(deploy);
+      Files.writeString(livegatePid, Long.toString(deploy.pid()));
 
-    ChildJvm.await(
-        () -> !mails(outbox, VICTIM).isEmpty(), "prod/b asks for votes", deploy, deployLog);
-    Files.createFile(victimAsks);
+      ChildJvm.await(
+          () -> !mails(outbox, VICTIM).isEmpty(), "prod/b asks for votes", deploy, deployLog);
+    }
     String lastAttempt = "approve prod/b with the link its mail holds";
     ChildJvm.await(
         () -> exits(spy).containsKey(lastAttempt), "dev/a's provider is done", deploy, deployLog);

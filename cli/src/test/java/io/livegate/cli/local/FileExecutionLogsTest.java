@@ -23,9 +23,9 @@ class FileExecutionLogsTest {
 
     String log = logs.read("d1-app-b").orElseThrow();
     assertThat(log)
-        .startsWith("--- 2026-11-27T10:00:00Z  terraform apply plan  (exit 1)\nstart\n")
+        .startsWith("--- 2026-11-27T10:00:00Z  terraform apply plan  (exit 1)\n    start\n")
         .contains(" characters left out ---\n")
-        .endsWith("\nError: the end\n");
+        .endsWith("\n    Error: the end\n");
     assertThat(log.length()).isLessThan(BoundedLog.HEAD + BoundedLog.TAIL + 200);
   }
 

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A merge that deletes two units, one depending on the other, after a merge that applied them with
  * real terraform: both are destroyed through plan (from the base commit), vote and apply, the
  * dependent first, and a unit that used to depend on them is applied after. Their state lives
- * outside the working tree, as with a remote backend, so the base checkout finds it.
+ * outside the working tree, in a remote backend ({@link HttpStateBackend}), so the base checkout
+ * finds it.
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("terraform")
@@ -39,7 +40,7 @@ class LocalDeployDeletedUnitsTest {
   private static final String WEB = "app/web";
 
   @TempDir static Path dir;
-  private static Path states;
+  private static HttpStateBackend states;
   private static CliRun created;
   private static CliRun deleted;
   private static Recorded recorded;
@@ -47,7 +48,7 @@ class LocalDeployDeletedUnitsTest {
 
   @BeforeAll
   static void applyThreeUnitsThenMergeTheDeletionOfTwo() {
-    states = dir.resolve("states");
+    states = HttpStateBackend.in(dir.resolve("states"));
     TestRepo repo = TestRepo.create(dir.resolve("live"));
     repo.write("README.md", "apps\n");
     repo.commit("empty");
@@ -177,11 +178,11 @@ class LocalDeployDeletedUnitsTest {
   }
 
   private static String stateFile(String unit) {
-    return states.resolve(unit.replace('/', '-') + ".tfstate").toString();
+    return states.stateFile(unit).toString();
   }
 
   private static String backend(String unit) {
-    return "terraform {\n  backend \"local\" {\n    path = \"" + stateFile(unit) + "\"\n  }\n}\n\n";
+    return states.backend(unit);
   }
 
   private static String resource(String name, String input) {
@@ -201,8 +202,8 @@ class LocalDeployDeletedUnitsTest {
   private static String remoteState(String unit) {
     return "data \"terraform_remote_state\" \""
         + unit.substring(4)
-        + "\" {\n  backend = \"local\"\n  config = {\n    path = \""
-        + stateFile(unit)
-        + "\"\n  }\n}\n\n";
+        + "\" {\n"
+        + states.remoteStateConfig(unit)
+        + "}\n\n";
   }
 }

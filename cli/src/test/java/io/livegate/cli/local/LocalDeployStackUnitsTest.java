@@ -40,7 +40,7 @@ class LocalDeployStackUnitsTest {
   private static final String APP = "live/prod/.terragrunt-stack/service/.terragrunt-stack/app";
 
   @TempDir static Path dir;
-  private static Path states;
+  private static HttpStateBackend states;
   private static Path stateDirectory;
   private static TestRepo repo;
   private static final Map<Integer, CliRun> deploys = new TreeMap<>();
@@ -49,7 +49,7 @@ class LocalDeployStackUnitsTest {
 
   @BeforeAll
   static void deployTheStackThenChangeAValueThenRemoveAUnit() {
-    states = dir.resolve("states");
+    states = HttpStateBackend.in(dir.resolve("states"));
     stateDirectory = dir.resolve("state");
     repo = TestRepo.create(dir.resolve("live-repo"));
     repo.write("README.md", "stacks\n");
@@ -182,14 +182,12 @@ class LocalDeployStackUnitsTest {
   }
 
   /**
-   * A catalog unit's module: its state in the test's directory (each catalog unit is generated
-   * once), and a resource whose input is the value its stack gave it, read from the values file.
+   * A catalog unit's module: its state in a remote backend (each catalog unit is generated once),
+   * and a resource whose input is the value its stack gave it, read from the values file.
    */
   private static String catalogModule(String unit) {
     String value = unit.equals("app") ? "size" : "name";
-    return "terraform {\n  backend \"local\" {\n    path = \""
-        + stateFile(unit)
-        + "\"\n  }\n}\n\n"
+    return states.backend(unit)
         + "resource \"terraform_data\" \""
         + unit
         + "\" {\n  input = regex(\"(?m)^"
@@ -198,7 +196,7 @@ class LocalDeployStackUnitsTest {
   }
 
   private static String stateFile(String unit) {
-    return states.resolve(unit + ".tfstate").toString();
+    return states.stateFile(unit).toString();
   }
 
   /** The inputs of the managed resources in a unit's state file, as terraform wrote them. */

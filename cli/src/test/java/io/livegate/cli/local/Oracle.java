@@ -18,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The apply oracle's log: a provisioner appends a line to a file of the test each time an apply
- * runs it. The sandbox leaves nothing outside the repository writable (docs/security.md), the
- * test's directory included, so the provisioner posts the line over loopback with curl to a server
- * in the test JVM, which appends it to the file; the file outlives every livegate and terraform the
- * test kills.
+ * runs it. The sandbox leaves nothing outside the repository writable (docs/security.md), and its
+ * {@code /tmp} is its own, the test's directory out of reach, so the provisioner posts the line
+ * over loopback with curl to a server in the test JVM, which appends it to the file; the file
+ * outlives every livegate and terraform the test kills.
  *
  * <p>A test can also {@link #hold} a line: the provisioner that posts it is answered only once the
  * test lets it go, so the apply is known to be running while the test does what it must (send a
@@ -66,8 +66,23 @@ final class Oracle {
     if (line.contains("'")) {
       throw new IllegalArgumentException("an oracle line is put in single quotes: " + line);
     }
-    int port = SERVERS.computeIfAbsent(log, Oracle::serve).getAddress().getPort();
-    return "curl -sS --fail --data-binary '" + line + "' http://127.0.0.1:" + port + "/";
+    return "curl -sS --fail --data-binary '" + line + "' " + url(log);
+  }
+
+  /**
+   * The shell command that appends what {@code command} prints (its standard output and error) to
+   * {@code log}, as one post: for code in the sandbox, whose {@code /tmp} is its own, to tell the
+   * test what it saw.
+   */
+  static String appendOutputOf(Path log, String command) {
+    return "(" + command + ") 2>&1 | curl -sS --fail --data-binary @- " + url(log);
+  }
+
+  /** Where the provisioners post their lines for {@code log}. */
+  static String url(Path log) {
+    return "http://127.0.0.1:"
+        + SERVERS.computeIfAbsent(log, Oracle::serve).getAddress().getPort()
+        + "/";
   }
 
   /** Holds the next provisioner that appends {@code line} to {@code log}, until closed. */

@@ -8,8 +8,9 @@ import java.util.Optional;
  * How every runtime's {@link ExecutionLogs} keeps a log bounded: a command's output keeps its first
  * {@value #HEAD} and last {@value #TAIL} characters (terraform's error is at the end), and a log
  * stops growing at {@value #MAX_LOG} characters, saying so. Control characters in the command and
- * the output are escaped ({@link Printable}): a log line comes from livegate, never from the
- * repository.
+ * the output are escaped ({@link Printable}), and every line of the output is indented ({@link
+ * Printable#indented}) under its command's header: livegate's own lines ({@code --- ...}) start at
+ * the margin, and no line that terraform or the code it runs prints can, so none passes for one.
  */
 public final class BoundedLog {
   public static final int HEAD = 16 * 1024;
@@ -38,7 +39,7 @@ public final class BoundedLog {
             + "  (exit "
             + exitCode
             + ")\n"
-            + Printable.escapeExceptLines(bounded(output));
+            + bounded(output);
     if (!entry.endsWith("\n")) {
       entry += "\n";
     }
@@ -54,14 +55,15 @@ public final class BoundedLog {
     return executionName.matches("[A-Za-z0-9_-]+");
   }
 
+  /** {@code output} indented, and cut in the middle with a line of livegate's when it is long. */
   static String bounded(String output) {
     if (output.length() <= HEAD + TAIL) {
-      return output;
+      return Printable.indented(output);
     }
-    return output.substring(0, HEAD)
+    return Printable.indented(output.substring(0, HEAD))
         + "\n--- "
         + (output.length() - HEAD - TAIL)
         + " characters left out ---\n"
-        + output.substring(output.length() - TAIL);
+        + Printable.indented(output.substring(output.length() - TAIL));
   }
 }

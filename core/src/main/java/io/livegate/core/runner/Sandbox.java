@@ -46,6 +46,18 @@ public interface Sandbox {
     return this;
   }
 
+  /**
+   * This sandbox, but where the commands' own workspaces are made in {@code workspaces} (the local
+   * applies' copies, one per execution): a command sees its own there, if it runs in one, and none
+   * of the others (an apply's copy holds its unit's state as terraform writes it). The directory is
+   * made here if it is absent, so that a copy made in it later is hidden from a command already
+   * running. By default the same sandbox, for one that never shows a command more of the machine
+   * than its own workspace anyway.
+   */
+  default Sandbox keepingApart(Path workspaces) {
+    return this;
+  }
+
   /** One line for the start of a run: how terraform is confined, or that it is not. */
   String description();
 

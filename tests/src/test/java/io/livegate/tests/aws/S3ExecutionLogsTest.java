@@ -31,8 +31,8 @@ class S3ExecutionLogsTest {
 
     assertThat(logs.read("d1-app"))
         .contains(
-            "--- 2026-11-27T10:00:00Z  terraform plan  (exit 0)\nPlan: 1 to add\n"
-                + "--- 2026-11-27T10:00:05Z  terraform apply  (exit 1)\nError: creating thing\n");
+            "--- 2026-11-27T10:00:00Z  terraform plan  (exit 0)\n    Plan: 1 to add\n"
+                + "--- 2026-11-27T10:00:05Z  terraform apply  (exit 1)\n    Error: creating thing\n");
     assertThat(
             s3.getObjectAsBytes(request -> request.bucket("logs-kept").key("logs/d1-app.log"))
                 .asUtf8String())
@@ -51,7 +51,7 @@ class S3ExecutionLogsTest {
 
     String log = logs.read("d1-app").orElseThrow();
     assertThat(log.length()).isLessThanOrEqualTo(BoundedLog.MAX_LOG);
-    assertThat(log).contains("Error: at the end\n--- 2026-11-27T10:00:00Z  terraform apply");
+    assertThat(log).contains("    Error: at the end\n--- 2026-11-27T10:00:00Z  terraform apply");
     assertThat(log).endsWith("--- this log reached its size limit; later output is not kept\n");
   }
 
