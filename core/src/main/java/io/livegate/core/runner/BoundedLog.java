@@ -38,7 +38,7 @@ public final class BoundedLog {
             + "  (exit "
             + exitCode
             + ")\n"
-            + Printable.escapeExceptLines(bounded(output));
+            + kept(output);
     if (!entry.endsWith("\n")) {
       entry += "\n";
     }
@@ -52,6 +52,15 @@ public final class BoundedLog {
   /** Whether {@code executionName} can name a log: a file name or an object key as it is. */
   public static boolean isExecutionName(String executionName) {
     return executionName.matches("[A-Za-z0-9_-]+");
+  }
+
+  /**
+   * What a log keeps of a command's {@code output}: its first and last characters, its control
+   * characters but line breaks escaped. A copy of a plan's text kept beside the log (the console's
+   * on AWS) is kept the same way.
+   */
+  public static String kept(String output) {
+    return Printable.escapeExceptLines(bounded(output));
   }
 
   static String bounded(String output) {

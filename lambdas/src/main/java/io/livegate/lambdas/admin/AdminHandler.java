@@ -12,6 +12,7 @@ import io.livegate.core.admin.AdminResult;
 import io.livegate.core.admin.Console;
 import io.livegate.core.admin.ReadStatus;
 import io.livegate.core.admin.RunAdminCommand;
+import io.livegate.core.deploy.Execution;
 import io.livegate.core.runner.ExecutionLogs;
 import io.livegate.lambdas.Handlers;
 import io.livegate.statemachine.AdminCall;
@@ -53,7 +54,7 @@ public final class AdminHandler implements RequestStreamHandler {
     this(engine, logs(engine, environment));
   }
 
-  private AdminHandler(AwsEngine engine, ExecutionLogs logs) {
+  private AdminHandler(AwsEngine engine, S3ExecutionLogs logs) {
     this(wired(engine), status(engine, logs), console(engine, logs));
   }
 
@@ -83,10 +84,10 @@ public final class AdminHandler implements RequestStreamHandler {
   }
 
   /**
-   * The console ({@code livegate ui --aws}) on the engine's metadb, with the logs in S3. It shows
-   * no plan text: this function may not read the plans (only their counts, which the metadb keeps).
+   * The console ({@code livegate ui --aws}) on the engine's metadb, with the logs in S3 and the
+   * copies of the plans' text kept beside them: this function may not read the saved plans.
    */
-  private static Supplier<Console> console(AwsEngine engine, ExecutionLogs logs) {
+  private static Supplier<Console> console(AwsEngine engine, S3ExecutionLogs logs) {
     Console wired =
         new Console(
             new Console.Source(
@@ -94,17 +95,32 @@ public final class AdminHandler implements RequestStreamHandler {
                 engine.metadb().executions(),
                 engine.metadb().votes(),
                 logs,
-                execution -> NO_PLAN_TEXT));
+                execution -> planText(execution, logs),
+                PLACE));
     return () -> wired;
   }
 
-  /** What a unit's page on AWS says instead of the plan. */
+  private static String planText(Execution execution, S3ExecutionLogs logs) {
+    if (execution.planArtifact() == null) {
+      return "(not planned yet)";
+    }
+    return logs.plan(execution.name()).orElse(NO_PLAN_TEXT);
+  }
+
+  /**
+   * Where the deployments that the console on AWS lists are recorded: the metadb of the
+   * installation whose admin function renders the pages.
+   */
+  static final String PLACE = "in the metadb on AWS that this admin function reads";
+
+  /** What a unit's page on AWS says of a plan whose text has no copy beside its log. */
   public static final String NO_PLAN_TEXT =
-      "(the plan's text is not shown on AWS: the admin function may not read the saved plans; the"
-          + " counts above are the plan's, and the vote page shows it whole)";
+      "(no copy of this plan's text was kept beside its log, where this function reads it: it was"
+          + " planned before livegate kept one; the counts above are the plan's, and the vote page"
+          + " shows it whole)";
 
   /** The logs terra-run keeps in S3, in the bucket {@code environment} names. */
-  private static ExecutionLogs logs(AwsEngine engine, Map<String, String> environment) {
+  private static S3ExecutionLogs logs(AwsEngine engine, Map<String, String> environment) {
     return new S3ExecutionLogs(
         engine.aws().build(S3Client.builder()),
         Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET));

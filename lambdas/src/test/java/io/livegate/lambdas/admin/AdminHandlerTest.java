@@ -58,7 +58,8 @@ class AdminHandlerTest {
                       engine.executions,
                       engine.votes,
                       new NoLogs(),
-                      execution -> AdminHandler.NO_PLAN_TEXT)));
+                      execution -> AdminHandler.NO_PLAN_TEXT,
+                      AdminHandler.PLACE)));
 
   /** The console's logs: none kept (S3's are read in the moto suite's StatusAwsTest). */
   private static final class NoLogs implements ExecutionLogs {
