@@ -20,6 +20,7 @@ import io.livegate.statemachine.RuntimeContract;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -129,14 +130,51 @@ public final class AdminHandler implements RequestStreamHandler {
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
+    long started = System.nanoTime();
+    JsonNode request = null;
     JsonNode answer;
     try {
-      answer = handle(Handlers.read(input, "the admin request"));
+      request = Handlers.read(input, "the admin request");
+      answer = handle(request);
     } catch (LivegateException e) {
       answer = AdminCall.error(e.getMessage());
     }
     Handlers.write(output, answer);
-    Handlers.log(context, answer);
+    Handlers.log(context, logLine(request, answer, Duration.ofNanos(System.nanoTime() - started)));
+  }
+
+  /** A request's text in the log is cut here; a valid one (a page's path, ids) is far shorter. */
+  private static final int LOGGED_REQUEST = 500;
+
+  /**
+   * What the function's log keeps of a request: what was asked, how it ended and how long it took.
+   * Neither a page's body nor the lines of {@code status}, which can hold a unit's whole execution
+   * log: CloudWatch keeps the requests, the metadb and S3 what they showed. An operator command's
+   * lines (what abort or release-lock did) stay in the log as its record.
+   */
+  static String logLine(JsonNode request, JsonNode answer, Duration took) {
+    String asked = request == null ? "(unreadable)" : request.toString();
+    if (asked.length() > LOGGED_REQUEST) {
+      asked = asked.substring(0, LOGGED_REQUEST) + "... (" + asked.length() + " characters)";
+    }
+    String outcome;
+    if (answer.has(AdminCall.ERROR)) {
+      outcome = "refused: " + answer.get(AdminCall.ERROR).asText();
+    } else if (answer.has(AdminCall.BODY)) {
+      outcome =
+          answer.get(AdminCall.STATUS).asInt()
+              + ", "
+              + answer.get(AdminCall.BODY).asText().length()
+              + " characters";
+    } else {
+      JsonNode lines = answer.get(AdminCall.LINES);
+      outcome =
+          (AdminCommand.Status.NAME.equals(request.path(AdminCall.COMMAND).asText())
+                  ? lines.size() + " lines"
+                  : lines.toString())
+              + (answer.path(AdminCall.DONE).asBoolean() ? "" : ", not done");
+    }
+    return "admin " + asked + ": " + outcome + " in " + took.toMillis() + " ms";
   }
 
   /** Runs the command {@code request} asks for, or answers why it cannot. */
