@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 /**
  * The plan store on AWS: plan files and their text in the artifact bucket. A plan's key is its
  * {@link PlanStore#reference}; its text, for the confirm page, is beside it with {@code .txt}
- * added.
+ * added, and a bounded copy of the text is kept beside the execution's log for the console ({@link
+ * S3ExecutionLogs#keepPlan}), where the admin function may read it.
  */
 public final class S3PlanStore implements PlanStore {
   /** The confirm page shows at most this much of a plan's text. */
@@ -52,6 +53,7 @@ public final class S3PlanStore implements PlanStore {
       throw new LivegateException(
           "cannot upload " + key + " to " + bucket + ": " + e.getMessage(), e);
     }
+    new S3ExecutionLogs(s3.get(), bucket).keepPlan(execution.name(), planText);
     return key;
   }
 

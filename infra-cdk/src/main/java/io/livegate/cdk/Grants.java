@@ -267,9 +267,10 @@ public final class Grants extends Construct {
    * admin runs the operator's commands through the engine: it hands the merge lock on (so it takes
    * and releases it), relaunches create-deploy-stack (retry-scan), stops the flows of an aborted
    * deployment and starts those of the next one, and posts commit statuses; for {@code livegate
-   * status --aws} it reads the execution logs (ListBucket makes a log not kept read as missing). It
-   * answers no task token, starts no other task, writes no log, and reads neither the plans, the
-   * vote-link key nor the webhook secret.
+   * status --aws} and {@code ui --aws} it reads the execution logs and the copies of the plans'
+   * text that terra-run keeps beside them (ListBucket makes one not kept read as missing). It
+   * answers no task token, starts no other task, writes no log, and reads neither the plan files,
+   * the vote-link key nor the webhook secret.
    */
   private void admin() {
     Function function = props.functions().admin();

@@ -55,7 +55,10 @@ public final class RuntimeContract {
   public static final class Artifacts {
     public static final String PLAN_BUCKET = "LIVEGATE_PLAN_BUCKET";
 
-    /** Where terra-run keeps each execution's log in that bucket ({@code logs/<execution>.log}). */
+    /**
+     * Where terra-run keeps each execution's log in that bucket ({@code logs/<execution>.log}), and
+     * beside it the console's copy of its plan's text ({@code logs/<execution>.plan.txt}).
+     */
     public static final String LOGS_PREFIX = "logs/";
 
     /**

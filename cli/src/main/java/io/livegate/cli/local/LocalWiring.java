@@ -199,7 +199,12 @@ public final class LocalWiring implements AutoCloseable {
       server.console(
           new Console(
               new Console.Source(
-                  deployments, executions, votes, logs, ConsoleHttp.planTexts(state.plans()))));
+                  deployments,
+                  executions,
+                  votes,
+                  logs,
+                  ConsoleHttp.planTexts(state.plans()),
+                  Console.STATE_DIRECTORY)));
       lock.statusPage(server.baseUrl() + "/status");
     }
     return server;

@@ -83,7 +83,8 @@ public final class UiServer implements AutoCloseable {
             reader.executions(),
             reader.votes(),
             new FileExecutionLogs(reader.root().resolve("logs")),
-            ConsoleHttp.planTexts(reader.root().resolve("plans"))));
+            ConsoleHttp.planTexts(reader.root().resolve("plans")),
+            Console.STATE_DIRECTORY));
   }
 
   private synchronized Console reopen() {

@@ -3,14 +3,10 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.livegate.cli.CliRun;
 import io.livegate.scan.testing.TestRepo;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("browser")
 @Tag("terraform")
 class ConsoleBrowserTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Path SHOTS = Path.of("target", "browser").toAbsolutePath();
+  private static final Path SHOTS = Path.of("target", "browser");
 
   @TempDir Path dir;
 
@@ -51,7 +46,8 @@ class ConsoleBrowserTest {
     try (UiServer ui = UiServer.start(state, 0)) {
       String base = ui.baseUrl();
       pages =
-          check(
+          HeadlessBrowser.layoutAndAccessibility(
+              SHOTS,
               "list=" + base + "/",
               "failed-deployment=" + base + "/deployments/1",
               "deployment=" + base + "/deployments/2",
@@ -86,35 +82,6 @@ class ConsoleBrowserTest {
           .contains("(exit 1)")
           .contains("Error: Resource postcondition failed");
     }
-  }
-
-  /** Runs console-page.mjs on the named URLs; each page and width by "NAME@WIDTH". */
-  private static Map<String, JsonNode> check(String... pages) throws Exception {
-    Files.createDirectories(SHOTS);
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                "node",
-                HeadlessBrowser.SCRIPTS.resolve("console-page.mjs").toString(),
-                SHOTS.toString(),
-                "390,1400"));
-    command.addAll(List.of(pages));
-    HeadlessBrowser.requireInstalled();
-    Process node =
-        new ProcessBuilder(command)
-            .directory(HeadlessBrowser.SCRIPTS.toFile())
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(node.waitFor()).as(out).isZero();
-    Map<String, JsonNode> results = new HashMap<>();
-    for (String line : out.split("\n")) {
-      if (!line.isBlank()) {
-        JsonNode page = JSON.readTree(line);
-        results.put(page.get("name").asText() + "@" + page.get("width").asInt(), page);
-      }
-    }
-    return results;
   }
 
   private static List<String> texts(JsonNode array) {

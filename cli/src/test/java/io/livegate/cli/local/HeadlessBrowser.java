@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -101,6 +103,43 @@ final class HeadlessBrowser implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start node: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Runs console-page.mjs on the named pages ({@code NAME=URL}, each a GET that changes nothing) at
+   * 390 and 1,400 px wide, each in a fresh page: by {@code NAME@WIDTH}, whether it scrolls
+   * sideways, the unit names cut off, the serious and critical axe-core violations, the log, and
+   * the screenshot it left in {@code shots} ({@code console-NAME-WIDTH.png}).
+   */
+  static Map<String, JsonNode> layoutAndAccessibility(Path shots, String... pages)
+      throws IOException, InterruptedException {
+    requireInstalled();
+    Files.createDirectories(shots);
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "node",
+                SCRIPTS.resolve("console-page.mjs").toString(),
+                shots.toAbsolutePath().toString(),
+                "390,1400"));
+    command.addAll(List.of(pages));
+    Process node =
+        new ProcessBuilder(command)
+            .directory(SCRIPTS.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (node.waitFor() != 0) {
+      throw new IllegalStateException("console-page.mjs failed:\n" + out);
+    }
+    Map<String, JsonNode> results = new HashMap<>();
+    for (String line : out.split("\n")) {
+      if (!line.isBlank()) {
+        JsonNode page = JSON.readTree(line);
+        results.put(page.get("name").asText() + "@" + page.get("width").asInt(), page);
+      }
+    }
+    return results;
   }
 
   Page open(String tab, String url) {

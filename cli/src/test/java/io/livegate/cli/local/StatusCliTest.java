@@ -177,6 +177,15 @@ class StatusCliTest {
             "votes: each voter's approve and reject links are mailed to "
                 + state.toRealPath().resolve("outbox")
                 + " (one .eml file per voter and unit); the vote pages are at http://127.0.0.1:");
+    // the account names no voters, so the operator votes: their links are printed too
+    assertThat(mail.voter()).isEqualTo("operator@localhost");
+    assertThat(run.out())
+        .contains(
+            "["
+                + mail.unit()
+                + "] vote link for operator@localhost: approve "
+                + mail.approveLink()
+                + "\n");
   }
 
   @Test

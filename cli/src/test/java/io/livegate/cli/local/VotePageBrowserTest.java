@@ -3,6 +3,7 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.livegate.core.account.Account;
 import io.livegate.core.account.Accounts;
 import io.livegate.core.admin.DeploymentReport;
@@ -33,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -227,6 +229,40 @@ class VotePageBrowserTest {
         .extracting(row -> List.of(row.get(0), row.get(1), row.get(3)))
         .containsExactly(List.of(ALICE, "approve", ""), List.of(BOB, "reject", reason));
     browser.screenshot("bob", SCREENSHOTS.resolve("console-unit-votes-with-reason.png"));
+  }
+
+  /**
+   * The vote pages a voter opens from a mail, as the console's are checked (ConsoleBrowserTest): at
+   * a phone's and a desktop's width no sideways scroll and no cut-off unit name, and no serious or
+   * critical axe-core violation; opening them votes for nobody.
+   */
+  @Test
+  void theVotePagesReadAtPhoneAndDesktopWidthsWithNoSeriousAccessibilityViolation()
+      throws Exception {
+    Deployed deployed = deployAppThenWeb();
+
+    Map<String, JsonNode> pages =
+        HeadlessBrowser.layoutAndAccessibility(
+            SCREENSHOTS,
+            "vote-approve=" + link(deployed.app(), ALICE),
+            "vote-reject=" + link(deployed.app(), BOB, Vote.Choice.REJECT),
+            "vote-forged=" + forge(link(deployed.app(), ALICE)));
+
+    assertThat(pages).hasSize(6);
+    pages.forEach(
+        (key, page) -> {
+          assertThat(page.get("horizontalScroll").asBoolean())
+              .as(key + " scrolls sideways")
+              .isFalse();
+          assertThat(page.get("cutNames")).as(key + " cuts names off").isEmpty();
+          assertThat(page.get("violations")).as(key + " axe-core").isEmpty();
+        });
+    for (int width : new int[] {390, 1400}) {
+      assertThat(pages.get("vote-approve@" + width).get("status").asInt()).isEqualTo(200);
+      assertThat(pages.get("vote-reject@" + width).get("status").asInt()).isEqualTo(200);
+      assertThat(pages.get("vote-forged@" + width).get("status").asInt()).isEqualTo(403);
+    }
+    assertThat(wiring.votes.history(deployed.app().id())).isEmpty();
   }
 
   @Test

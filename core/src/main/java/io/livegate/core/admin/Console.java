@@ -40,13 +40,20 @@ public final class Console {
   /**
    * What the pages read: the metadb's stores, the execution logs and each execution's saved plan as
    * text (or a line saying why there is none to show).
+   *
+   * @param place where the deployments are recorded, for the empty list: {@link #STATE_DIRECTORY},
+   *     or on AWS the metadb the admin function reads
    */
   public record Source(
       DeploymentStore deployments,
       ExecutionStore executions,
       VoteStore votes,
       ExecutionLogs logs,
-      Function<Execution, String> planText) {}
+      Function<Execution, String> planText,
+      String place) {}
+
+  /** The {@link Source#place} of a state directory's deployments. */
+  public static final String STATE_DIRECTORY = "in this state directory";
 
   /** A page to send. */
   public record Response(int status, String contentType, String body, boolean live) {}
@@ -151,7 +158,9 @@ public final class Console {
     all.sort((a, b) -> Long.compare(b.id(), a.id()));
     StringBuilder main = new StringBuilder("<h1>Deployments</h1>");
     if (all.isEmpty()) {
-      main.append("<p>No deployment has run in this state directory yet.</p>");
+      main.append("<p>No deployment is recorded yet ")
+          .append(Html.escape(source.place()))
+          .append(".</p>");
     }
     main.append("<ul class=\"cards\" id=\"deployments\">");
     boolean live = false;

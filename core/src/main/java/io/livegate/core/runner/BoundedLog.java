@@ -3,6 +3,7 @@ package io.livegate.core.runner;
 import io.livegate.core.Printable;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * How every runtime's {@link ExecutionLogs} keeps a log bounded: a command's output keeps its first
@@ -39,7 +40,7 @@ public final class BoundedLog {
             + "  (exit "
             + exitCode
             + ")\n"
-            + bounded(output);
+            + cut(output, Printable::indented);
     if (!entry.endsWith("\n")) {
       entry += "\n";
     }
@@ -55,15 +56,23 @@ public final class BoundedLog {
     return executionName.matches("[A-Za-z0-9_-]+");
   }
 
-  /** {@code output} indented, and cut in the middle with a line of livegate's when it is long. */
-  static String bounded(String output) {
+  /**
+   * What the console keeps of a plan's text beside the log (on AWS): its first and last characters,
+   * cut as a log's output is, its control characters but line breaks escaped, not indented.
+   */
+  public static String kept(String output) {
+    return cut(output, Printable::escapeExceptLines);
+  }
+
+  /** {@code output} through {@code keep}, cut in the middle with a line of livegate's when long. */
+  private static String cut(String output, UnaryOperator<String> keep) {
     if (output.length() <= HEAD + TAIL) {
-      return Printable.indented(output);
+      return keep.apply(output);
     }
-    return Printable.indented(output.substring(0, HEAD))
+    return keep.apply(output.substring(0, HEAD))
         + "\n--- "
         + (output.length() - HEAD - TAIL)
         + " characters left out ---\n"
-        + Printable.indented(output.substring(output.length() - TAIL));
+        + keep.apply(output.substring(output.length() - TAIL));
   }
 }

@@ -117,7 +117,7 @@ public final class VoteDesk {
             + (reconcile ? "(drift reconcile) " : "")
             + execution.unit()
             + "?",
-        "<table><tr><td>Unit</td><td><code id=\"unit\">"
+        "<table class=\"facts\"><tr><td>Unit</td><td><code id=\"unit\">"
             + Html.escape(execution.unit())
             + "</code></td></tr>"
             + "<tr><td>Account</td><td>"
@@ -375,6 +375,10 @@ public final class VoteDesk {
         + "pre .add{color:#005a3c;background:#e3f4ec}pre .del{color:#8a2c00;background:#fbe6da}"
         + "pre .chg{color:#004a80;background:#e2eef8}"
         + "td,th{text-align:left;padding:2px 12px 2px 0;vertical-align:top;overflow-wrap:anywhere}"
+        // a fact's name is one word or two: broken inside a word ("Accou nt") it reads badly
+        + ".facts td:first-child{white-space:nowrap}"
+        // the reason's 60 columns are its width on a desktop; on a phone it fits the page
+        + "textarea{box-sizing:border-box;max-width:100%}"
         + "button{font-size:1.2em;padding:6px 18px}</style>"
         + "</head><body><h1>"
         + Html.escape(title)

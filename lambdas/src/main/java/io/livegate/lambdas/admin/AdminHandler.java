@@ -12,6 +12,7 @@ import io.livegate.core.admin.AdminResult;
 import io.livegate.core.admin.Console;
 import io.livegate.core.admin.ReadStatus;
 import io.livegate.core.admin.RunAdminCommand;
+import io.livegate.core.deploy.Execution;
 import io.livegate.core.runner.ExecutionLogs;
 import io.livegate.lambdas.Handlers;
 import io.livegate.statemachine.AdminCall;
@@ -19,6 +20,7 @@ import io.livegate.statemachine.RuntimeContract;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -53,7 +55,7 @@ public final class AdminHandler implements RequestStreamHandler {
     this(engine, logs(engine, environment));
   }
 
-  private AdminHandler(AwsEngine engine, ExecutionLogs logs) {
+  private AdminHandler(AwsEngine engine, S3ExecutionLogs logs) {
     this(wired(engine), status(engine, logs), console(engine, logs));
   }
 
@@ -83,10 +85,10 @@ public final class AdminHandler implements RequestStreamHandler {
   }
 
   /**
-   * The console ({@code livegate ui --aws}) on the engine's metadb, with the logs in S3. It shows
-   * no plan text: this function may not read the plans (only their counts, which the metadb keeps).
+   * The console ({@code livegate ui --aws}) on the engine's metadb, with the logs in S3 and the
+   * copies of the plans' text kept beside them: this function may not read the saved plans.
    */
-  private static Supplier<Console> console(AwsEngine engine, ExecutionLogs logs) {
+  private static Supplier<Console> console(AwsEngine engine, S3ExecutionLogs logs) {
     Console wired =
         new Console(
             new Console.Source(
@@ -94,17 +96,32 @@ public final class AdminHandler implements RequestStreamHandler {
                 engine.metadb().executions(),
                 engine.metadb().votes(),
                 logs,
-                execution -> NO_PLAN_TEXT));
+                execution -> planText(execution, logs),
+                PLACE));
     return () -> wired;
   }
 
-  /** What a unit's page on AWS says instead of the plan. */
+  private static String planText(Execution execution, S3ExecutionLogs logs) {
+    if (execution.planArtifact() == null) {
+      return "(not planned yet)";
+    }
+    return logs.plan(execution.name()).orElse(NO_PLAN_TEXT);
+  }
+
+  /**
+   * Where the deployments that the console on AWS lists are recorded: the metadb of the
+   * installation whose admin function renders the pages.
+   */
+  static final String PLACE = "in the metadb on AWS that this admin function reads";
+
+  /** What a unit's page on AWS says of a plan whose text has no copy beside its log. */
   public static final String NO_PLAN_TEXT =
-      "(the plan's text is not shown on AWS: the admin function may not read the saved plans; the"
-          + " counts above are the plan's, and the vote page shows it whole)";
+      "(no copy of this plan's text was kept beside its log, where this function reads it: it was"
+          + " planned before livegate kept one; the counts above are the plan's, and the vote page"
+          + " shows it whole)";
 
   /** The logs terra-run keeps in S3, in the bucket {@code environment} names. */
-  private static ExecutionLogs logs(AwsEngine engine, Map<String, String> environment) {
+  private static S3ExecutionLogs logs(AwsEngine engine, Map<String, String> environment) {
     return new S3ExecutionLogs(
         engine.aws().build(S3Client.builder()),
         Env.required(environment, RuntimeContract.Artifacts.PLAN_BUCKET));
@@ -113,14 +130,51 @@ public final class AdminHandler implements RequestStreamHandler {
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
+    long started = System.nanoTime();
+    JsonNode request = null;
     JsonNode answer;
     try {
-      answer = handle(Handlers.read(input, "the admin request"));
+      request = Handlers.read(input, "the admin request");
+      answer = handle(request);
     } catch (LivegateException e) {
       answer = AdminCall.error(e.getMessage());
     }
     Handlers.write(output, answer);
-    Handlers.log(context, answer);
+    Handlers.log(context, logLine(request, answer, Duration.ofNanos(System.nanoTime() - started)));
+  }
+
+  /** A request's text in the log is cut here; a valid one (a page's path, ids) is far shorter. */
+  private static final int LOGGED_REQUEST = 500;
+
+  /**
+   * What the function's log keeps of a request: what was asked, how it ended and how long it took.
+   * Neither a page's body nor the lines of {@code status}, which can hold a unit's whole execution
+   * log: CloudWatch keeps the requests, the metadb and S3 what they showed. An operator command's
+   * lines (what abort or release-lock did) stay in the log as its record.
+   */
+  static String logLine(JsonNode request, JsonNode answer, Duration took) {
+    String asked = request == null ? "(unreadable)" : request.toString();
+    if (asked.length() > LOGGED_REQUEST) {
+      asked = asked.substring(0, LOGGED_REQUEST) + "... (" + asked.length() + " characters)";
+    }
+    String outcome;
+    if (answer.has(AdminCall.ERROR)) {
+      outcome = "refused: " + answer.get(AdminCall.ERROR).asText();
+    } else if (answer.has(AdminCall.BODY)) {
+      outcome =
+          answer.get(AdminCall.STATUS).asInt()
+              + ", "
+              + answer.get(AdminCall.BODY).asText().length()
+              + " characters";
+    } else {
+      JsonNode lines = answer.get(AdminCall.LINES);
+      outcome =
+          (AdminCommand.Status.NAME.equals(request.path(AdminCall.COMMAND).asText())
+                  ? lines.size() + " lines"
+                  : lines.toString())
+              + (answer.path(AdminCall.DONE).asBoolean() ? "" : ", not done");
+    }
+    return "admin " + asked + ": " + outcome + " in " + took.toMillis() + " ms";
   }
 
   /** Runs the command {@code request} asks for, or answers why it cannot. */

@@ -2,7 +2,9 @@ package io.livegate.lambdas.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.amazonaws.services.lambda.runtime.Context;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.livegate.core.admin.Console;
 import io.livegate.core.admin.RunAdminCommand;
 import io.livegate.core.deploy.DeploymentStatus;
@@ -11,6 +13,7 @@ import io.livegate.core.deploy.OperatorCommands;
 import io.livegate.core.pr.LockScope;
 import io.livegate.core.runner.ExecutionLogs;
 import io.livegate.lambdas.Handlers;
+import io.livegate.lambdas.LoggingContext;
 import io.livegate.sql.testing.InMemoryFlowLauncher;
 import io.livegate.sql.testing.InMemoryMergeLock;
 import io.livegate.sql.testing.RecordingScanLauncher;
@@ -21,6 +24,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -58,7 +62,8 @@ class AdminHandlerTest {
                       engine.executions,
                       engine.votes,
                       new NoLogs(),
-                      execution -> AdminHandler.NO_PLAN_TEXT)));
+                      execution -> AdminHandler.NO_PLAN_TEXT,
+                      AdminHandler.PLACE)));
 
   /** The console's logs: none kept (S3's are read in the moto suite's StatusAwsTest). */
   private static final class NoLogs implements ExecutionLogs {
@@ -80,9 +85,13 @@ class AdminHandlerTest {
   }
 
   private JsonNode invoke(String request) throws IOException {
+    return invoke(request, null);
+  }
+
+  private JsonNode invoke(String request, Context context) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     handler.handleRequest(
-        new ByteArrayInputStream(request.getBytes(StandardCharsets.UTF_8)), out, null);
+        new ByteArrayInputStream(request.getBytes(StandardCharsets.UTF_8)), out, context);
     return Handlers.JSON.readTree(out.toByteArray());
   }
 
@@ -175,6 +184,56 @@ class AdminHandlerTest {
         .contains("pull request #4");
     assertThat(missing.get("status").asInt()).isEqualTo(404);
     assertThat(missing.get("body").asText()).contains("There is no deployment 999");
+  }
+
+  /**
+   * CloudWatch keeps what was asked and how it ended: a page's body (or a status's lines, which can
+   * hold a whole execution log) is the metadb's and S3's to keep, not the function's log.
+   */
+  @Test
+  void eachRequestIsLoggedAsWhatWasAskedAndHowItEndedNeverAsThePageItRendered() throws IOException {
+    long id = mergeWhoseScanNeverReported(5);
+    LoggingContext context = new LoggingContext();
+
+    String body =
+        invoke(
+                "{\"command\": \"page\", \"path\": \"/deployments/"
+                    + id
+                    + "\", \"fragment\": false}",
+                context)
+            .get("body")
+            .asText();
+    invoke("{\"command\": \"abort\", \"deployment\": 99}", context);
+    invoke("{\"command\": \"reboot\"}", context);
+
+    assertThat(body).contains("pull request #5");
+    assertThat(context.logged).hasSize(3);
+    // neither as the page says it nor as the answer's JSON does
+    String inJson = TextNode.valueOf(body).toString();
+    assertThat(String.join("", context.logged))
+        .doesNotContain(body)
+        .doesNotContain(inJson.substring(1, inJson.length() - 1))
+        .doesNotContain("pull request #5")
+        .doesNotContain("<main");
+    assertThat(context.logged.get(0))
+        .matches(
+            Pattern.quote(
+                    "admin {\"command\":\"page\",\"path\":\"/deployments/"
+                        + id
+                        + "\",\"fragment\":false}: 200, "
+                        + body.length()
+                        + " characters in ")
+                + "\\d+ ms\n");
+    assertThat(context.logged.get(1))
+        .matches(
+            Pattern.quote(
+                    "admin {\"command\":\"abort\",\"deployment\":99}:"
+                        + " [\"there is no deployment 99\"], not done in ")
+                + "\\d+ ms\n");
+    assertThat(context.logged.get(2))
+        .startsWith(
+            "admin {\"command\":\"reboot\"}: refused: unknown command \"reboot\": expected one of")
+        .endsWith(" ms\n");
   }
 
   @Test

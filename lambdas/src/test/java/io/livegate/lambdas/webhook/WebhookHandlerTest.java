@@ -2,22 +2,17 @@ package io.livegate.lambdas.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.ClientContext;
-import com.amazonaws.services.lambda.runtime.CognitoIdentity;
-import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.livegate.core.webhook.WebhookSignature;
+import io.livegate.lambdas.LoggingContext;
 import io.livegate.sql.testing.Webhooks;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -133,78 +128,5 @@ class WebhookHandlerTest {
         .doesNotContain("\u001b", "\r")
         .endsWith("\n")
         .containsOnlyOnce("\n");
-  }
-
-  /**
-   * What the Lambda runtime hands a handler, as far as logging goes: a fake, since the runtime
-   * itself runs only in AWS; the log lines are what the test reads.
-   */
-  private static final class LoggingContext implements Context {
-    final List<String> logged = new ArrayList<>();
-
-    @Override
-    public LambdaLogger getLogger() {
-      return new LambdaLogger() {
-        @Override
-        public void log(String message) {
-          logged.add(message);
-        }
-
-        @Override
-        public void log(byte[] message) {
-          logged.add(new String(message, StandardCharsets.UTF_8));
-        }
-      };
-    }
-
-    @Override
-    public String getAwsRequestId() {
-      return "request";
-    }
-
-    @Override
-    public String getLogGroupName() {
-      return "group";
-    }
-
-    @Override
-    public String getLogStreamName() {
-      return "stream";
-    }
-
-    @Override
-    public String getFunctionName() {
-      return "webhook";
-    }
-
-    @Override
-    public String getFunctionVersion() {
-      return "1";
-    }
-
-    @Override
-    public String getInvokedFunctionArn() {
-      return "arn:aws:lambda:us-east-1:000000000000:function:webhook";
-    }
-
-    @Override
-    public CognitoIdentity getIdentity() {
-      return null;
-    }
-
-    @Override
-    public ClientContext getClientContext() {
-      return null;
-    }
-
-    @Override
-    public int getRemainingTimeInMillis() {
-      return 10_000;
-    }
-
-    @Override
-    public int getMemoryLimitInMB() {
-      return 512;
-    }
   }
 }

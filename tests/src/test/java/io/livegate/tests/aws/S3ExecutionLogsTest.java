@@ -56,6 +56,35 @@ class S3ExecutionLogsTest {
   }
 
   @Test
+  void aPlansTextIsCopiedBesideItsLogBoundedAndEscapedAndTheLogIsLeftAsItWas() {
+    s3.createBucket(request -> request.bucket("logs-plans"));
+    S3ExecutionLogs logs = new S3ExecutionLogs(s3, "logs-plans");
+    logs.append("d1-app", "terraform plan", 0, "Plan: 1 to add\n", AT);
+    String log = logs.read("d1-app").orElseThrow();
+    String plan =
+        "  # terraform_data.this will be created\n  + input = \"\u001b[31mred\"\n"
+            + "x".repeat(BoundedLog.HEAD + BoundedLog.TAIL)
+            + "\nPlan: 1 to add, 0 to change, 0 to destroy.\n";
+
+    assertThat(logs.plan("d1-app")).isEmpty();
+    logs.keepPlan("d1-app", plan);
+
+    String kept = logs.plan("d1-app").orElseThrow();
+    assertThat(kept)
+        .startsWith("  # terraform_data.this will be created\n  + input = \"\\e[31mred\"\n")
+        .contains("characters left out")
+        .endsWith("\nPlan: 1 to add, 0 to change, 0 to destroy.\n")
+        .isEqualTo(BoundedLog.kept(plan));
+    assertThat(
+            s3.getObjectAsBytes(request -> request.bucket("logs-plans").key("logs/d1-app.plan.txt"))
+                .asUtf8String())
+        .isEqualTo(kept);
+    assertThat(logs.read("d1-app")).contains(log);
+    assertThatThrownBy(() -> logs.keepPlan("../plans/d1-app", plan))
+        .hasMessage("'../plans/d1-app' is not an execution name");
+  }
+
+  @Test
   void aNameThatIsNotAnExecutionsIsRefusedBeforeS3IsAsked() {
     S3ExecutionLogs logs = new S3ExecutionLogs(s3, "no-such-bucket");
 

@@ -3,6 +3,7 @@ package io.livegate.tests.aws;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.livegate.aws.S3PlanStore;
 import io.livegate.core.Html;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
@@ -28,7 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * a failed apply, the status names where the failed unit's log is kept in S3, and the log itself
  * (what terra-run kept of terraform's output) is read through the same Lambda, for an operator
  * whose own credentials may invoke it but not read the bucket; the unit's console page ({@code
- * livegate ui --aws}) shows that log too.
+ * livegate ui --aws}) shows that log too, and its plan as the same coloured diff as locally, from
+ * the copy of the plan's text kept beside the log (the function may not read the plans). Before any
+ * deployment, the list says where it looked: the metadb on AWS, not a state directory.
  */
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
 @Tag("moto")
@@ -69,6 +72,15 @@ class StatusAwsTest {
             dir,
             LiveRepos.appsWithFailingApply(dir.resolve("live")),
             new MotoDeployment.Settings(Duration.ofMinutes(10), 3600, false));
+    // ui --aws before any deployment: the list says where it looked, which is no state directory
+    JsonNode empty =
+        flow.admin.handle(
+            MotoDeployment.json("{\"command\": \"page\", \"path\": \"/\", \"fragment\": true}"));
+    assertThat(empty.get("body").asText())
+        .isEqualTo(
+            "<h1>Deployments</h1><p>No deployment is recorded yet in the metadb on AWS that this"
+                + " admin function reads.</p><ul class=\"cards\" id=\"deployments\"></ul>");
+
     flow.deploy();
     flow.drive(e -> Vote.Choice.APPROVE);
     Execution failed = flow.execution("app/b");
@@ -136,10 +148,20 @@ class StatusAwsTest {
                     + failed.id()
                     + "\", \"fragment\": true}"));
     assertThat(page.get("status").asInt()).as(page.toString()).isEqualTo(200);
-    assertThat(page.get("body").asText())
+    String body = page.get("body").asText();
+    assertThat(body)
         .contains("<h1 id=\"unit\">app/<wbr>b")
-        .contains("Error: Resource postcondition failed")
-        .contains(Html.escape(AdminHandler.NO_PLAN_TEXT));
+        .contains("Error: Resource postcondition failed");
+    // the plan as the local console shows it, a coloured diff of terraform's text (the copy kept
+    // beside the log: the function may not read plans/*), not the note for a plan without one
+    String planText = new S3PlanStore(flow.s3, "livegate-plans").text(failed.planArtifact());
+    assertThat(planText).contains("# terraform_data.this will be created");
+    assertThat(body)
+        .contains("<pre id=\"plan\">" + Html.planDiff(planText) + "</pre>")
+        .containsPattern(
+            "<span class=\"add\"> *\\+ resource &quot;terraform_data&quot; &quot;this&quot; \\{</span>")
+        .containsPattern("<span class=\"add\"> *\\+ input += &quot;b&quot;</span>")
+        .doesNotContain(Html.escape(AdminHandler.NO_PLAN_TEXT));
 
     assertThat(
             flow.admin
