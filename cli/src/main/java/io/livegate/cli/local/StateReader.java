@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -127,17 +126,11 @@ public final class StateReader implements AutoCloseable {
     return Optional.of(Metadb.connect(source));
   }
 
-  /** The port in postmaster.pid (its fourth line) once the server says it is ready. */
+  /** The port in postmaster.pid once the server says it is ready. */
   private static Optional<Integer> serverPort(Path data) {
-    try {
-      List<String> lines = Files.readAllLines(data.resolve("postmaster.pid"));
-      if (lines.size() < 8 || !lines.get(7).strip().equals("ready")) {
-        return Optional.empty();
-      }
-      return Optional.of(Integer.parseInt(lines.get(3).strip()));
-    } catch (IOException | NumberFormatException e) {
-      return Optional.empty();
-    }
+    return PostgresProcess.PostmasterPid.read(data)
+        .filter(PostgresProcess.PostmasterPid::ready)
+        .map(PostgresProcess.PostmasterPid::port);
   }
 
   private static void sleep() {
