@@ -59,18 +59,24 @@ public final class StateReader implements AutoCloseable {
             // a run left its lock file before it made the metadb: there is nothing to read
             throw new LivegateException("there is no metadb in " + root + " yet");
           }
-          LocalMetadb started = LocalMetadb.start(data);
-          return new StateReader(
-              root,
-              started.metadb(),
+          // The server starts in the background while JDBI is set up here; the first read waits
+          // for it, and throws what made its start fail.
+          LocalMetadb started = LocalMetadb.starting(data);
+          AutoCloseable owned =
               () -> {
                 try {
                   started.close();
                 } finally {
                   lock.close();
                 }
-              },
-              null);
+              };
+          try {
+            return new StateReader(root, started.metadb().prepared(), owned, null);
+          } catch (RuntimeException e) {
+            // no server may outlive the lock
+            started.close();
+            throw e;
+          }
         } catch (RuntimeException e) {
           lock.close();
           throw e;
