@@ -47,6 +47,16 @@ public final class Metadb {
         new LazyJdbi(() -> Jdbi.create(dataSource).installPlugin(new PostgresPlugin())));
   }
 
+  /**
+   * Sets JDBI up now rather than at the first store call, without connecting: for a caller whose
+   * database is still starting, which can overlap the two (its first statement then only waits for
+   * the database). Returns this metadb.
+   */
+  public Metadb prepared() {
+    jdbi.get();
+    return this;
+  }
+
   public JdbiDeploymentStore deployments() {
     return new JdbiDeploymentStore(jdbi);
   }

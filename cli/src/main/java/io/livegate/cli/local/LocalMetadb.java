@@ -7,6 +7,7 @@ import io.livegate.sql.Metadb;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -39,6 +41,10 @@ import javax.sql.DataSource;
  * #passwordFile} (SCRAM), a random secret readable by its owner only. A data directory from before
  * this rule (it trusted every local login) gets the password on its first start.
  *
+ * <p>zonky makes the data directory and unpacks PostgreSQL's binaries; on a data directory made
+ * earlier livegate runs the server from those binaries itself ({@link PostgresProcess}), which
+ * starts and stops in a fraction of zonky's time.
+ *
  * <p>Connections are pooled: opening one costs 6 to 12 ms, far more than the statements a store
  * runs, and each flow step runs a few (docs/benchmarks.md).
  *
@@ -58,8 +64,39 @@ public final class LocalMetadb implements AutoCloseable {
   private final CompletableFuture<Server> server;
   private final Metadb metadb;
 
+  /**
+   * The server's settings: durable (the library's test defaults turned back on), on localhost only,
+   * with no Unix socket, and the library's own defaults, which a server run from its binaries gets
+   * too.
+   */
+  private static final Map<String, String> SETTINGS =
+      Map.of(
+          "fsync", "on",
+          "synchronous_commit", "on",
+          "full_page_writes", "on",
+          "listen_addresses", "localhost",
+          "unix_socket_directories", "",
+          "timezone", "UTC",
+          "max_connections", "300");
+
+  private static final Duration START_WAIT = Duration.ofSeconds(30);
+
   /** A started, migrated server and the pool of connections to it. */
-  private record Server(EmbeddedPostgres postgres, HikariDataSource pool) {}
+  private record Server(Postgres postgres, HikariDataSource pool) {}
+
+  /**
+   * A running server: the library's, or one run from the binaries it unpacked ({@link
+   * PostgresProcess}), which starts and stops in less time.
+   */
+  interface Postgres {
+    int port();
+
+    /** Logins to its {@code postgres} database, as {@code postgres}, with the password. */
+    DataSource database();
+
+    /** Stops it cleanly and waits until it has. */
+    void close() throws IOException;
+  }
 
   private LocalMetadb(CompletableFuture<Server> server) {
     this.server = server;
@@ -97,64 +134,74 @@ public final class LocalMetadb implements AutoCloseable {
   }
 
   private static Server serve(Path dataDirectory) {
-    EmbeddedPostgres postgres = startServer(dataDirectory);
-    HikariConfig config = new HikariConfig();
-    config.setDataSource(postgres.getPostgresDatabase());
-    config.setPoolName("livegate-metadb");
-    config.setMaximumPoolSize(MAX_CONNECTIONS);
-    config.setMinimumIdle(2);
-    HikariDataSource pool = null;
+    Server server = startServer(dataDirectory);
     try {
-      pool = new HikariDataSource(config);
-      Metadb.migrate(pool);
-      return new Server(postgres, pool);
+      Metadb.migrate(server.pool());
+      return server;
     } catch (RuntimeException e) {
-      if (pool != null) {
-        pool.close();
-      }
-      stopQuietly(postgres);
+      server.pool().close();
+      stopQuietly(server.postgres());
       throw e;
     }
   }
 
-  private static EmbeddedPostgres startServer(Path dataDirectory) {
+  /**
+   * The pool of connections to {@code postgres}, with one open: it is the one that checks whose
+   * server answered, and the first statements use it (a login costs a SCRAM exchange, some 4,096
+   * rounds of HMAC); empty when the server refused that login.
+   */
+  private static Optional<HikariDataSource> pool(Postgres postgres) {
+    HikariConfig config = new HikariConfig();
+    config.setDataSource(postgres.database());
+    config.setPoolName("livegate-metadb");
+    config.setMaximumPoolSize(MAX_CONNECTIONS);
+    config.setMinimumIdle(2);
+    try {
+      return Optional.of(new HikariDataSource(config));
+    } catch (RuntimeException refused) {
+      return Optional.empty();
+    }
+  }
+
+  private static Server startServer(Path dataDirectory) {
     Path passwordFile = passwordFile(dataDirectory);
     String password = OwnerOnly.secret(passwordFile);
     stopLeftoverServer(dataDirectory);
     boolean fresh = !Files.exists(dataDirectory.resolve("PG_VERSION"));
+    // A new cluster needs initdb, which the library runs; so do binaries not unpacked yet.
+    Optional<Path> binaries = fresh ? Optional.empty() : PostgresProcess.unpackedBinaries();
     for (int attempt = 1; ; attempt++) {
-      EmbeddedPostgres postgres;
+      Postgres postgres;
       try {
-        EmbeddedPostgres.Builder builder =
-            EmbeddedPostgres.builder()
-                .setDataDirectory(dataDirectory)
-                .setCleanDataDirectory(false)
-                .setPGStartupWait(Duration.ofSeconds(30))
-                .setServerConfig("fsync", "on")
-                .setServerConfig("synchronous_commit", "on")
-                .setServerConfig("full_page_writes", "on")
-                .setServerConfig("listen_addresses", "localhost")
-                .setServerConfig("unix_socket_directories", "")
-                .setConnectConfig("password", password);
-        if (fresh) {
-          // initdb's own options: a new cluster needs the password from its first login on
-          builder
-              .setLocaleConfig("auth", "scram-sha-256")
-              .setLocaleConfig("pwfile", passwordFile.toString());
-        }
-        postgres = builder.start();
+        postgres =
+            binaries.isPresent()
+                ? PostgresProcess.start(
+                    binaries.get(), dataDirectory, freePort(), SETTINGS, password, START_WAIT)
+                : startEmbedded(dataDirectory, fresh, password);
       } catch (IOException | RuntimeException e) {
+        // the port the server was given may have been taken before it could bind it
+        if (binaries.isPresent() && attempt < START_ATTEMPTS) {
+          continue;
+        }
         throw new LivegateException(
             "cannot start the local metadb in " + dataDirectory + ": " + e.getMessage(), e);
       }
-      if (serves(postgres, dataDirectory)) {
-        requirePassword(postgres, dataDirectory, password);
-        // the embedded server's own lock file is made world-readable
-        OwnerOnly.restrict(dataDirectory.resolve("epg-lock"));
-        return postgres;
+      Optional<HikariDataSource> pool = pool(postgres);
+      if (pool.isPresent() && serves(pool.get(), dataDirectory)) {
+        try {
+          requirePassword(pool.get(), dataDirectory, password);
+          // the embedded server's own lock file is made world-readable
+          OwnerOnly.restrict(dataDirectory.resolve("epg-lock"));
+          return new Server(postgres, pool.get());
+        } catch (RuntimeException e) {
+          pool.get().close();
+          stopQuietly(postgres);
+          throw e;
+        }
       }
       // The free port the server was given was taken before it could bind it, and another
       // PostgreSQL answered there: nothing may be read from it, let alone migrated.
+      pool.ifPresent(HikariDataSource::close);
       stopQuietly(postgres);
       if (attempt == START_ATTEMPTS) {
         throw new LivegateException(
@@ -164,6 +211,50 @@ public final class LocalMetadb implements AutoCloseable {
                 + START_ATTEMPTS
                 + " times, another PostgreSQL server answered on the port it was given");
       }
+    }
+  }
+
+  /** The library's start: it unpacks the binaries first if need be, and runs initdb if fresh. */
+  private static Postgres startEmbedded(Path dataDirectory, boolean fresh, String password)
+      throws IOException {
+    EmbeddedPostgres.Builder builder =
+        EmbeddedPostgres.builder()
+            .setDataDirectory(dataDirectory)
+            .setCleanDataDirectory(false)
+            .setPGStartupWait(START_WAIT)
+            .setConnectConfig("password", password);
+    SETTINGS.forEach(builder::setServerConfig);
+    if (fresh) {
+      // initdb's own options: a new cluster needs the password from its first login on
+      builder
+          .setLocaleConfig("auth", "scram-sha-256")
+          .setLocaleConfig("pwfile", passwordFile(dataDirectory).toString());
+    }
+    EmbeddedPostgres postgres = builder.start();
+    return new Postgres() {
+      @Override
+      public int port() {
+        return postgres.getPort();
+      }
+
+      @Override
+      public DataSource database() {
+        return postgres.getPostgresDatabase();
+      }
+
+      @Override
+      public void close() throws IOException {
+        postgres.close();
+      }
+    };
+  }
+
+  /** A port free a moment ago, as the library picks one. */
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new LivegateException("cannot find a free port: " + e.getMessage(), e);
     }
   }
 
@@ -179,9 +270,9 @@ public final class LocalMetadb implements AutoCloseable {
     }
   }
 
-  /** Whether the server that answers {@code postgres}' address keeps its data in ours. */
-  static boolean serves(EmbeddedPostgres postgres, Path dataDirectory) {
-    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+  /** Whether the server that {@code database} logs in to keeps its data in ours. */
+  static boolean serves(DataSource database, Path dataDirectory) {
+    try (Connection connection = database.getConnection();
         Statement statement = connection.createStatement();
         ResultSet result = statement.executeQuery("SHOW data_directory")) {
       return result.next()
@@ -195,8 +286,7 @@ public final class LocalMetadb implements AutoCloseable {
    * Makes every login need the password: sets it (a data directory from before this rule has none)
    * and replaces pg_hba.conf, unless that is done already.
    */
-  private static void requirePassword(
-      EmbeddedPostgres postgres, Path dataDirectory, String password) {
+  private static void requirePassword(DataSource database, Path dataDirectory, String password) {
     Path hba = dataDirectory.resolve("pg_hba.conf");
     try {
       if (Files.readString(hba).equals(HBA)) {
@@ -205,7 +295,7 @@ public final class LocalMetadb implements AutoCloseable {
       if (!password.matches("[0-9a-f]+")) {
         throw new LivegateException(passwordFile(dataDirectory) + " is not a livegate password");
       }
-      try (Connection connection = postgres.getPostgresDatabase().getConnection();
+      try (Connection connection = database.getConnection();
           Statement statement = connection.createStatement()) {
         statement.execute("SET password_encryption = 'scram-sha-256'");
         // ALTER ROLE takes no bound parameters; the password is hex, checked above
@@ -225,10 +315,10 @@ public final class LocalMetadb implements AutoCloseable {
 
   /** The port the server answers on, on localhost. */
   int port() {
-    return server().postgres().getPort();
+    return server().postgres().port();
   }
 
-  private static void stopQuietly(EmbeddedPostgres postgres) {
+  private static void stopQuietly(Postgres postgres) {
     try {
       postgres.close();
     } catch (IOException | RuntimeException e) {

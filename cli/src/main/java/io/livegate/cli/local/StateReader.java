@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -60,18 +59,24 @@ public final class StateReader implements AutoCloseable {
             // a run left its lock file before it made the metadb: there is nothing to read
             throw new LivegateException("there is no metadb in " + root + " yet");
           }
-          LocalMetadb started = LocalMetadb.start(data);
-          return new StateReader(
-              root,
-              started.metadb(),
+          // The server starts in the background while JDBI is set up here; the first read waits
+          // for it, and throws what made its start fail.
+          LocalMetadb started = LocalMetadb.starting(data);
+          AutoCloseable owned =
               () -> {
                 try {
                   started.close();
                 } finally {
                   lock.close();
                 }
-              },
-              null);
+              };
+          try {
+            return new StateReader(root, started.metadb().prepared(), owned, null);
+          } catch (RuntimeException e) {
+            // no server may outlive the lock
+            started.close();
+            throw e;
+          }
         } catch (RuntimeException e) {
           lock.close();
           throw e;
@@ -127,17 +132,11 @@ public final class StateReader implements AutoCloseable {
     return Optional.of(Metadb.connect(source));
   }
 
-  /** The port in postmaster.pid (its fourth line) once the server says it is ready. */
+  /** The port in postmaster.pid once the server says it is ready. */
   private static Optional<Integer> serverPort(Path data) {
-    try {
-      List<String> lines = Files.readAllLines(data.resolve("postmaster.pid"));
-      if (lines.size() < 8 || !lines.get(7).strip().equals("ready")) {
-        return Optional.empty();
-      }
-      return Optional.of(Integer.parseInt(lines.get(3).strip()));
-    } catch (IOException | NumberFormatException e) {
-      return Optional.empty();
-    }
+    return PostgresProcess.PostmasterPid.read(data)
+        .filter(PostgresProcess.PostmasterPid::ready)
+        .map(PostgresProcess.PostmasterPid::port);
   }
 
   private static void sleep() {

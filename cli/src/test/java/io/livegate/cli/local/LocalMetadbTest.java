@@ -91,8 +91,8 @@ class LocalMetadbTest {
     Path ours = Files.createDirectories(dir.resolve("ours"));
     try (EmbeddedPostgres other =
         EmbeddedPostgres.builder().setDataDirectory(theirs).setCleanDataDirectory(false).start()) {
-      assertThat(LocalMetadb.serves(other, theirs)).isTrue();
-      assertThat(LocalMetadb.serves(other, ours))
+      assertThat(LocalMetadb.serves(other.getPostgresDatabase(), theirs)).isTrue();
+      assertThat(LocalMetadb.serves(other.getPostgresDatabase(), ours))
           .as("another server on the port the metadb was given")
           .isFalse();
     }
