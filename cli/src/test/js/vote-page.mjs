@@ -95,8 +95,20 @@ async function read(page, response) {
   };
 }
 
+/**
+ * A tab's page for an "open": a new page in place of the tab's old one. The old document's timers
+ * die with it: the status page's 2 s reload, fired while a slow server still answered the new URL,
+ * aborted that navigation (net::ERR_ABORTED) on a loaded machine.
+ */
+async function freshTab(name) {
+  const old = tabs.get(name);
+  tabs.set(name, await context.newPage());
+  if (old) await old.close();
+  return tabs.get(name);
+}
+
 async function perform(step) {
-  const page = await tab(step.tab || 'main');
+  const page = step.do === 'open' ? await freshTab(step.tab || 'main') : await tab(step.tab || 'main');
   switch (step.do) {
     case 'open': {
       const response = await page.goto(step.url, { waitUntil: 'load' });
