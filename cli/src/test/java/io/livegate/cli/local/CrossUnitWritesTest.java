@@ -3,7 +3,6 @@ package io.livegate.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.livegate.cli.CliRun;
-import io.livegate.cli.Livegate;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
 import io.livegate.process.PlanTimeSpy;
@@ -406,13 +405,8 @@ class CrossUnitWritesTest {
     Process deploy;
     try (Oracle.Hold waiting = Oracle.hold(oracle, waits)) {
       deploy =
-          new ProcessBuilder(
-                  ChildJvm.command(
-                      Livegate.class,
-                      List.of(CliRun.deployArguments(repo.root(), state, "--port", "0"))))
-              .redirectErrorStream(true)
-              .redirectOutput(deployLog.toFile())
-              .start();
+          ChildJvm.livegate(
+              deployLog, List.of(CliRun.deployArguments(repo.root(), state, "--port", "0")));
       started.add(deploy);
       Files.writeString(livegatePid, Long.toString(deploy.pid()));
 
