@@ -264,13 +264,7 @@ class CrossUnitWritesTest {
     Process deploy;
     try (Oracle.Hold planLooks = Oracle.hold(oracle, looks);
         Oracle.Hold applyRuns = Oracle.hold(oracle, applying)) {
-      deploy =
-          ChildJvm.livegate(
-              deployLog,
-              List.of(
-                  CliRun.deployArguments(
-                      repo.root(), dir.resolve("state"), "--auto-approve", "--port", "0")));
-      started.add(deploy);
+      deploy = deploying(repo, deployLog, "--auto-approve");
       ChildJvm.await(applyRuns::reached, "prod/b's apply runs", deploy, deployLog);
       ChildJvm.await(planLooks::reached, "dev/a's provider runs", deploy, deployLog);
       planLooks.close();
@@ -284,11 +278,7 @@ class CrossUnitWritesTest {
 
     System.out.println("what dev/a's provider tried and saw:\n" + spy.log());
     System.out.println(ChildJvm.read(deployLog));
-    Map<String, Integer> exits = spy.exits();
-    assertThat(exits).as("the provider made every attempt").containsOnlyKeys(attempts.keySet());
-    assertThat(exits).containsEntry("wait until prod/b's apply runs", 0);
-    exits.remove("wait until prod/b's apply runs");
-    assertThat(exits).allSatisfy((attempt, exit) -> assertThat(exit).as(attempt).isNotZero());
+    assertEveryAttemptFailedBut("wait until prod/b's apply runs", spy, attempts);
     // dev/a failed, so prod/b's new provider was rolled back after its apply
     assertThat(Recorded.in(dir.resolve("state")).execution(VICTIM).status())
         .isEqualTo(ExecutionStatus.SUCCEEDED);
@@ -325,13 +315,7 @@ class CrossUnitWritesTest {
     Path deployLog = dir.resolve("deploy.log");
     Process deploy;
     try (Oracle.Hold applyRuns = Oracle.hold(oracle, applying)) {
-      deploy =
-          ChildJvm.livegate(
-              deployLog,
-              List.of(
-                  CliRun.deployArguments(
-                      repo.root(), dir.resolve("state"), "--auto-approve", "--port", "0")));
-      started.add(deploy);
+      deploy = deploying(repo, deployLog, "--auto-approve");
       ChildJvm.await(
           () -> exits(spy).containsKey("list the host's /tmp"),
           "dev/a's provider is done",
@@ -404,10 +388,7 @@ class CrossUnitWritesTest {
     Path deployLog = dir.resolve("deploy.log");
     Process deploy;
     try (Oracle.Hold waiting = Oracle.hold(oracle, waits)) {
-      deploy =
-          ChildJvm.livegate(
-              deployLog, List.of(CliRun.deployArguments(repo.root(), state, "--port", "0")));
-      started.add(deploy);
+      deploy = deploying(repo, deployLog);
       Files.writeString(livegatePid, Long.toString(deploy.pid()));
 
       ChildJvm.await(
@@ -436,11 +417,7 @@ class CrossUnitWritesTest {
     System.out.println("livegate runs as " + System.getProperty("user.name"));
     System.out.println("what dev/a's provider tried and saw:\n" + spy.log());
     System.out.println(ChildJvm.read(deployLog));
-    Map<String, Integer> exits = spy.exits();
-    assertThat(exits).as("the provider made every attempt").containsOnlyKeys(attempts.keySet());
-    assertThat(exits).containsEntry("wait until prod/b asks for votes", 0);
-    exits.remove("wait until prod/b asks for votes");
-    assertThat(exits).allSatisfy((attempt, exit) -> assertThat(exit).as(attempt).isNotZero());
+    assertEveryAttemptFailedBut("wait until prod/b asks for votes", spy, attempts);
     assertThat(voterAnswer)
         .as("the voter's own approval decided prod/b: nothing had approved it before")
         .contains("It decided the vote");
@@ -449,6 +426,33 @@ class CrossUnitWritesTest {
     assertThat(recorded.execution(VICTIM).status()).isEqualTo(ExecutionStatus.SUCCEEDED);
     assertThat(TerraformState.resources(repo.root().resolve(VICTIM)))
         .containsOnlyKeys("terraform_data.b");
+  }
+
+  /**
+   * A deployment of {@code repo}'s last merge into the test's state directory, in a child JVM
+   * writing to {@code log}, stopped after the test if it still runs.
+   */
+  private Process deploying(TestRepo repo, Path log, String... options) throws IOException {
+    List<String> arguments = new ArrayList<>(List.of(options));
+    arguments.addAll(List.of("--port", "0"));
+    Process deploy =
+        ChildJvm.livegate(
+            log,
+            List.of(
+                CliRun.deployArguments(
+                    repo.root(), dir.resolve("state"), arguments.toArray(String[]::new))));
+    started.add(deploy);
+    return deploy;
+  }
+
+  /** The provider made every attempt, and each failed but {@code waiting}, which only waited. */
+  private static void assertEveryAttemptFailedBut(
+      String waiting, PlanTimeSpy spy, Map<String, String> attempts) throws IOException {
+    Map<String, Integer> exits = spy.exits();
+    assertThat(exits).as("the provider made every attempt").containsOnlyKeys(attempts.keySet());
+    assertThat(exits).containsEntry(waiting, 0);
+    exits.remove(waiting);
+    assertThat(exits).allSatisfy((attempt, exit) -> assertThat(exit).as(attempt).isNotZero());
   }
 
   @AfterEach
