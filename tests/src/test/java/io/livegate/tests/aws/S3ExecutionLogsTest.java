@@ -43,7 +43,7 @@ class S3ExecutionLogsTest {
   void aLogStaysBoundedAndKeepsTheEndOfEachCommandsOutput() {
     s3.createBucket(request -> request.bucket("logs-bounded"));
     S3ExecutionLogs logs = new S3ExecutionLogs(s3, "logs-bounded");
-    String output = "x".repeat(BoundedLog.HEAD + BoundedLog.TAIL) + "Error: at the end\n";
+    String output = "x".repeat(BoundedLog.HEAD + BoundedLog.TAIL) + "\nError: at the end\n";
 
     for (int command = 0; command < 12; command++) {
       logs.append("d1-app", "terraform apply", 1, output, AT);
