@@ -13,27 +13,30 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Runs terraform and terragrunt under bubblewrap ({@code bwrap}): the file system is read-only
- * except the repository and the one plan file the command writes; {@code /tmp} is the command's
- * own, an empty in-memory file system that ends with it, so the host's {@code /tmp} (a user's
- * files, the JVMs' performance data, livegate's own temporary files, {@link PrivateTemp}) is out of
- * reach, and what a command leaves there reaches no other; the checkout whose copy that repository
- * is stays read-only ({@link #keepingReadOnly}), and of the copies kept in one directory (the local
- * applies') each command sees only its own ({@link #keepingApart}); the hidden directories (the
- * state directory: metadb, vote key, other units' plans and checkouts) are empty in-memory file
- * systems; the process sees only its own processes, so neither livegate's {@code /proc/PID/environ}
- * nor its {@code /proc/PID/root} is in reach. The network stays, because providers need their APIs;
- * the metadb answers only to its password, which is in the hidden state directory.
+ * except the repository, the one plan file the command writes and a scratch directory of the
+ * command's own ({@code TMPDIR}, an empty in-memory file system that ends with it). The host's
+ * {@code /tmp} is read-only like the rest: a write there fails loudly instead of landing somewhere
+ * that ends with the command (a local backend's state under {@code /tmp} is read, and its write
+ * refused, as one anywhere else outside the repository), and nothing one command leaves reaches
+ * another. Livegate's own temporary files ({@link PrivateTemp}: the other commands' copies and
+ * outputs) and every JVM's performance data are empty in-memory file systems; the checkout whose
+ * copy that repository is stays read-only ({@link #keepingReadOnly}), and of the copies kept in one
+ * directory (the local applies') each command sees only its own ({@link #keepingApart}); the hidden
+ * directories (the state directory: metadb, vote key, other units' plans and checkouts) are empty
+ * in-memory file systems; the process sees only its own processes, so neither livegate's {@code
+ * /proc/PID/environ} nor its {@code /proc/PID/root} is in reach. The network stays, because
+ * providers need their APIs; the metadb answers only to its password, which is in the hidden state
+ * directory.
  *
  * <p>bwrap runs the command in a child it waits for and does not forward signals to; the runner
  * interrupts the whole process group ({@link ProcessCommandRunner#interruptAll}), which reaches
  * terraform. There is no {@code --die-with-parent}: an apply must be able to outlive livegate.
  */
 public final class BubblewrapSandbox implements Sandbox {
-  private static final Path TMP = Path.of("/tmp");
-
   private final Path bwrap;
   private final List<Path> hidden;
   private final List<Path> readOnly;
@@ -147,18 +150,19 @@ public final class BubblewrapSandbox implements Sandbox {
   @Override
   public List<String> wrap(List<String> argv, Path repositoryRoot, Optional<PlanFile> planFile) {
     List<Mount> mounts = new ArrayList<>();
-    // /tmp is the command's own, empty at its start and gone at its end: nothing one command writes
-    // there reaches another, and nothing of the host's /tmp is in reach (a user's files, every
-    // JVM's performance data, livegate's PrivateTemp with the other commands' copies and outputs).
-    // What the command must see under /tmp (its copy, the checkout, its plan file) is bound below.
-    mounts.add(new Mount("--tmpfs", TMP));
+    // livegate's own temporary files: the other commands' copies, plan files and outputs. Over it,
+    // an empty in-memory file system that ends with the command is its TMPDIR, its one scratch
+    // place; its own copy and plan file, which live there, are bound back below.
+    mounts.add(new Mount("--tmpfs", PrivateTemp.base()));
+    // every JVM's performance data (its command line, its system properties), livegate's too
+    javaPerformanceData().forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
     // a hidden directory that does not exist (a scan's unused state directory) holds nothing
     hidden.stream()
         .filter(Files::isDirectory)
         .forEach(dir -> mounts.add(new Mount("--tmpfs", dir)));
     Path repository = repositoryRoot.toAbsolutePath().normalize();
-    // a checkout that the commands run copies of (under /tmp, writable by path otherwise); one in a
-    // hidden directory stays hidden, and the command's own workspace stays writable
+    // a checkout that the commands run copies of, read-only even where it lies under a writable
+    // place; one in a hidden directory stays hidden, and the command's own workspace stays writable
     readOnly.stream()
         .filter(checkout -> !checkout.equals(repository))
         .filter(checkout -> hidden.stream().noneMatch(checkout::startsWith))
@@ -192,6 +196,7 @@ public final class BubblewrapSandbox implements Sandbox {
         wrapped.add(mount.path().toString());
       }
     }
+    wrapped.addAll(List.of("--setenv", "TMPDIR", PrivateTemp.base().toString()));
     wrapped.add("--");
     wrapped.addAll(argv);
     return wrapped;
@@ -222,12 +227,25 @@ public final class BubblewrapSandbox implements Sandbox {
     }
   }
 
+  /** The JVMs' {@code hsperfdata_USER} directories in {@code /tmp}. */
+  private static List<Path> javaPerformanceData() {
+    try (Stream<Path> entries = Files.list(Path.of("/tmp"))) {
+      return entries
+          .filter(entry -> entry.getFileName().toString().startsWith("hsperfdata_"))
+          .filter(entry -> Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
+          .toList();
+    } catch (IOException e) {
+      throw new LivegateException("cannot list /tmp to hide the JVMs' files: " + e, e);
+    }
+  }
+
   @Override
   public String description() {
     return "terraform runs in a bubblewrap sandbox without capabilities (seccomp: no mount,"
         + " namespaces or ptrace) that hides "
         + hidden
-        + " and gives each command an empty /tmp of its own, which ends with it";
+        + ", livegate's temporary files and the JVMs' performance data, and gives each command"
+        + " an empty TMPDIR of its own, which ends with it (/tmp is read-only)";
   }
 
   private record Mount(String option, Path path) {}

@@ -285,22 +285,22 @@ class CrossUnitWritesTest {
   }
 
   /**
-   * dev/a's plan-time code leaves a file in {@code /tmp} and reads a file the user keeps in the
-   * host's {@code /tmp}; prod/b's apply, a later command held until dev/a's code is done, looks for
-   * dev/a's file. Each command's {@code /tmp} is its own, empty at its start and gone at its end,
-   * so dev/a could write there but reached nothing of the host's, and prod/b finds nothing of
-   * dev/a's (before, /tmp was shared: dev/a read the user's file and prod/b read dev/a's).
+   * dev/a's plan-time code tries to leave a file in the host's {@code /tmp} and leaves one in its
+   * {@code TMPDIR}; prod/b's apply, a later command held until dev/a's code is done, looks for
+   * both. The host's {@code /tmp} is read-only in the sandbox, so the first write fails loudly
+   * (before, it landed where every later command read it); the {@code TMPDIR} is each command's own
+   * and ends with it, so prod/b finds neither, and nothing reached the host's {@code /tmp}.
    */
   @Test
-  void whatAUnitLeavesInTmpReachesNoLaterCommandAndTheHostsTmpIsOutOfReach() throws Exception {
+  void whatAUnitLeavesInItsTmpdirReachesNoLaterCommandAndTheHostsTmpIsReadOnly() throws Exception {
     TestRepo repo = twoAccounts();
     Path oracle = dir.resolve("oracle.log");
-    Path usersFile = Files.writeString(dir.resolve("users-own-file"), "the user's own secret\n");
     String left = "/tmp/left-by-dev-a-" + dir.getFileName();
+    String scratch = "$TMPDIR/left-by-dev-a";
     Map<String, String> attempts = new LinkedHashMap<>();
-    attempts.put("leave a file in /tmp", "echo dev-a-was-here > " + left + " && cat " + left);
-    attempts.put("read a file the user keeps in /tmp", "cat " + usersFile);
-    attempts.put("list the host's /tmp", "ls -A /tmp | head -20");
+    attempts.put("leave a file in the host's /tmp", "echo dev-a-was-here > " + left);
+    attempts.put(
+        "leave a file in its TMPDIR", "echo dev-a-was-here > " + scratch + " && cat " + scratch);
     PlanTimeSpy spy = planter(repo, attempts);
     String applying = "prod/b applies";
     repo.write(
@@ -309,15 +309,15 @@ class CrossUnitWritesTest {
             + "  provisioner \"local-exec\" {\n    command = \""
             + Oracle.append(oracle, applying)
             + "; "
-            + Oracle.appendOutputOf(oracle, "echo prod/b looks; cat " + left + " " + usersFile)
+            + Oracle.appendOutputOf(oracle, "echo prod/b looks; cat " + left + " " + scratch)
             + "\"\n  }\n}\n");
-    repo.commit("a ships a provider of its own; b's apply looks in /tmp");
+    repo.commit("a ships a provider of its own; b's apply looks for what a left");
     Path deployLog = dir.resolve("deploy.log");
     Process deploy;
     try (Oracle.Hold applyRuns = Oracle.hold(oracle, applying)) {
       deploy = deploying(repo, deployLog, "--auto-approve");
       ChildJvm.await(
-          () -> exits(spy).containsKey("list the host's /tmp"),
+          () -> exits(spy).containsKey("leave a file in its TMPDIR"),
           "dev/a's provider is done",
           deploy,
           deployLog);
@@ -329,17 +329,14 @@ class CrossUnitWritesTest {
     System.out.println("what dev/a's provider tried and saw:\n" + spy.log());
     System.out.println("what prod/b's apply saw:\n" + prodSaw);
     System.out.println(ChildJvm.read(deployLog));
-    Map<String, Integer> exits = spy.exits();
-    assertThat(exits)
-        .containsEntry("leave a file in /tmp", 0)
-        .hasEntrySatisfying(
-            "read a file the user keeps in /tmp", exit -> assertThat(exit).isNotZero());
-    assertThat(spy.log()).doesNotContain("the user's own secret");
+    assertThat(spy.exits())
+        .hasEntrySatisfying("leave a file in the host's /tmp", exit -> assertThat(exit).isNotZero())
+        .containsEntry("leave a file in its TMPDIR", 0);
+    assertThat(spy.log()).contains("Read-only file system");
     assertThat(prodSaw)
-        .as("prod/b's apply looked, and found neither dev/a's file nor the user's")
+        .as("prod/b's apply looked, and found nothing of dev/a's")
         .contains("prod/b looks")
-        .doesNotContain("dev-a-was-here")
-        .doesNotContain("the user's own secret");
+        .doesNotContain("dev-a-was-here");
     assertThat(Path.of(left)).as("dev/a's file never reached the host's /tmp").doesNotExist();
   }
 

@@ -14,13 +14,13 @@ import java.util.concurrent.Executors;
 /**
  * A remote state backend for the tests' units: terraform's built-in {@code http} backend, served
  * from the test JVM on loopback and kept in files of the test's directory. The sandbox leaves a
- * unit command nothing writable outside its copy of the repository, and its {@code /tmp} is its own
- * and ends with it (docs/security.md), so state that must outlive the working tree (a deleted
- * unit's, destroyed from a checkout of the base commit) needs a backend outside the sandbox, as a
- * real one is. terraform asks with GET (404: no state yet), POST (the new state) and DELETE; no
- * locking address is given, so it takes no lock.
+ * unit command nothing writable outside its copy of the repository, {@code /tmp} included
+ * (docs/security.md), so state that must outlive the working tree (a deleted unit's, destroyed from
+ * a checkout of the base commit) needs a backend outside the sandbox, as a real one is. terraform
+ * asks with GET (404: no state yet), POST (the new state) and DELETE; no locking address is given,
+ * so it takes no lock.
  */
-final class HttpStateBackend {
+public final class HttpStateBackend {
   private final Path directory;
   private final HttpServer server;
 
@@ -30,7 +30,7 @@ final class HttpStateBackend {
   }
 
   /** A backend keeping each state in {@code directory}, running until the JVM ends. */
-  static HttpStateBackend in(Path directory) {
+  public static HttpStateBackend in(Path directory) {
     try {
       Files.createDirectories(directory);
       HttpServer server =
@@ -46,17 +46,17 @@ final class HttpStateBackend {
   }
 
   /** The file the state named {@code name} is kept in. */
-  Path stateFile(String name) {
+  public Path stateFile(String name) {
     return directory.resolve(name.replace('/', '-') + ".tfstate");
   }
 
   /** The {@code terraform { backend }} block of a unit whose state is named {@code name}. */
-  String backend(String name) {
+  public String backend(String name) {
     return "terraform {\n  backend \"http\" {\n    address = \"" + address(name) + "\"\n  }\n}\n\n";
   }
 
   /** The {@code config} of a {@code terraform_remote_state} that reads the state {@code name}. */
-  String remoteStateConfig(String name) {
+  public String remoteStateConfig(String name) {
     return "  backend = \"http\"\n  config = {\n    address = \"" + address(name) + "\"\n  }\n";
   }
 

@@ -18,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The apply oracle's log: a provisioner appends a line to a file of the test each time an apply
- * runs it. The sandbox leaves nothing outside the repository writable (docs/security.md), and its
- * {@code /tmp} is its own, the test's directory out of reach, so the provisioner posts the line
- * over loopback with curl to a server in the test JVM, which appends it to the file; the file
- * outlives every livegate and terraform the test kills.
+ * runs it. The sandbox leaves nothing outside the repository writable (docs/security.md), the
+ * test's directory and {@code /tmp} included, so the provisioner posts the line over loopback with
+ * curl to a server in the test JVM, which appends it to the file; the file outlives every livegate
+ * and terraform the test kills.
  *
  * <p>A test can also {@link #hold} a line: the provisioner that posts it is answered only once the
  * test lets it go, so the apply is known to be running while the test does what it must (send a
@@ -71,8 +71,8 @@ final class Oracle {
 
   /**
    * The shell command that appends what {@code command} prints (its standard output and error) to
-   * {@code log}, as one post: for code in the sandbox, whose {@code /tmp} is its own, to tell the
-   * test what it saw.
+   * {@code log}, as one post: for code in the sandbox, which can write no file the test reads, to
+   * tell the test what it saw.
    */
   static String appendOutputOf(Path log, String command) {
     return "(" + command + ") 2>&1 | curl -sS --fail --data-binary @- " + url(log);

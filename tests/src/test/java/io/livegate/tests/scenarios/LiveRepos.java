@@ -1,6 +1,7 @@
 package io.livegate.tests.scenarios;
 
 import io.livegate.cli.example.ExampleRepo;
+import io.livegate.cli.local.HttpStateBackend;
 import io.livegate.core.runner.Command;
 import io.livegate.core.runner.CommandResult;
 import io.livegate.process.ProcessCommandRunner;
@@ -93,11 +94,12 @@ public final class LiveRepos {
   /**
    * A merge that deletes two applied units and adds a third: at the base, a and b (on a, reading
    * a's output) are applied with terraform outside livegate; the head deletes both and adds c. The
-   * states live beside the repository ({@link #states}), as with a remote backend, so a checkout of
-   * the base commit anywhere finds them.
+   * states are kept beside the repository ({@link #states}) by a remote backend the test serves
+   * ({@link HttpStateBackend}), so a checkout of the base commit anywhere finds them, and a
+   * sandboxed destroy can write them (the sandbox leaves nothing outside the repository writable).
    */
   public static LiveRepo retired(Path dir) {
-    Path states = states(dir);
+    HttpStateBackend states = HttpStateBackend.in(states(dir));
     try (TestRepo repo = TestRepo.create(dir)) {
       repo.write("README.md", "apps\n");
       repo.write(".gitignore", ".terraform/\n.terraform.lock.hcl\n");
@@ -105,17 +107,16 @@ public final class LiveRepos {
       repo.write("app/a/terragrunt.hcl", "inputs = {}\n")
           .write(
               "app/a/main.tf",
-              backend(states, "a")
+              states.backend("a")
                   + "resource \"terraform_data\" \"this\" {\n  input = \"a\"\n}\n\n"
                   + "output \"id\" {\n  value = terraform_data.this.output\n}\n");
       repo.write("app/b/terragrunt.hcl", dependency("a"))
           .write(
               "app/b/main.tf",
-              backend(states, "b")
-                  + "data \"terraform_remote_state\" \"a\" {\n  backend = \"local\"\n"
-                  + "  config = {\n    path = \""
-                  + states.resolve("a.tfstate")
-                  + "\"\n  }\n}\n\n"
+              states.backend("b")
+                  + "data \"terraform_remote_state\" \"a\" {\n"
+                  + states.remoteStateConfig("a")
+                  + "}\n\n"
                   + "resource \"terraform_data\" \"this\" {\n"
                   + "  input = \"b on ${data.terraform_remote_state.a.outputs.id}\"\n}\n");
       String base = repo.commit("a and b");
@@ -135,15 +136,16 @@ public final class LiveRepos {
    * Two units, a and b, applied with terraform at the base; then a's resource changed out of band
    * (applied with another input, so its state no longer matches the code); the head changes only a
    * comment of b. A drift run at the head finds a alone drifted; a merge of base..head deploys b,
-   * whose plan is empty. The states live beside the repository ({@link #states}).
+   * whose plan is empty. The states are kept beside the repository ({@link #states}) by a remote
+   * backend the test serves ({@link HttpStateBackend}).
    */
   public static LiveRepo drifted(Path dir) {
-    Path states = states(dir);
+    HttpStateBackend states = HttpStateBackend.in(states(dir));
     try (TestRepo repo = TestRepo.create(dir)) {
       repo.write(".gitignore", ".terraform/\n.terraform.lock.hcl\n");
       for (String unit : List.of("a", "b")) {
         repo.write("app/" + unit + "/terragrunt.hcl", "inputs = {}\n")
-            .write("app/" + unit + "/main.tf", backend(states, unit) + SIZED_RESOURCE);
+            .write("app/" + unit + "/main.tf", states.backend(unit) + SIZED_RESOURCE);
       }
       String base = repo.commit("a and b");
       for (String unit : List.of("a", "b")) {
@@ -152,24 +154,18 @@ public final class LiveRepos {
       }
       terraform(dir.resolve("app/a"), "apply", "-auto-approve", "-var", "size=large");
       repo.write(
-          "app/b/main.tf", backend(states, "b") + "# b's size is the default\n" + SIZED_RESOURCE);
+          "app/b/main.tf", states.backend("b") + "# b's size is the default\n" + SIZED_RESOURCE);
       String head = repo.commit("a comment in b");
       return new LiveRepo(dir, base, head, APPS_ACCOUNTS);
     }
   }
 
   /**
-   * Where the state files of {@link #retired}'s and {@link #drifted}'s units are: beside {@code
-   * dir}.
+   * Where the state files of {@link #retired}'s and {@link #drifted}'s units are kept, one {@code
+   * <unit>.tfstate} each: beside {@code dir}.
    */
   public static Path states(Path dir) {
     return dir.resolveSibling(dir.getFileName() + "-states");
-  }
-
-  private static String backend(Path states, String unit) {
-    return "terraform {\n  backend \"local\" {\n    path = \""
-        + states.resolve(unit + ".tfstate")
-        + "\"\n  }\n}\n\n";
   }
 
   private static void terraform(Path unit, String... arguments) {
