@@ -128,6 +128,10 @@ public final class TerraRun implements UnitRunner {
       CommandResult failure = planned.failure();
       return Step.failed(failure.exitCode() < 0 ? failure.output() : failure("plan", failure));
     }
+    String unwritten = unwrittenPlanFile(planFile);
+    if (unwritten != null) {
+      return Step.failed(unwritten);
+    }
     Sandbox.PlanFile readable = new Sandbox.PlanFile(planFile, false);
     CommandResult json =
         run(
@@ -610,6 +614,33 @@ public final class TerraRun implements UnitRunner {
         + (result.timedOut() ? " timed out" : " exited with " + result.exitCode())
         + (result.output().isBlank() ? "" : ":\n" + result.tail(TAIL_LINES))
         + fullFileSystem();
+  }
+
+  /**
+   * Why a plan that terraform reported saved left its plan file empty, or null when it did not.
+   * livegate hands terraform an empty file to write the plan into, and terraform (1.11) exits 0
+   * when that write fails, with the file as empty as it was: on a full disk, "Saved the plan to"
+   * and nothing saved. It says so whatever the space is now: the disk may have been freed since
+   * (the metadb's checkpoint recycling its log, another command's files), and the failure is then
+   * the machine's, to resume after, not the unit's ({@code CrashSuiteTest}'s full disk under load).
+   */
+  private String unwrittenPlanFile(Path planFile) {
+    try {
+      if (Files.size(planFile) > 0) {
+        return null;
+      }
+    } catch (IOException e) {
+      return "cannot read the plan file " + planFile + " terraform wrote: " + e.getMessage();
+    }
+    String full = fullFileSystem();
+    return "plan exited with 0 but wrote nothing into "
+        + planFile
+        + " (terraform does not report a failed write of its plan file)"
+        + (full.isEmpty()
+            ? "\nNo space left on device, most likely: the file system of "
+                + plans
+                + " refused the write and has space again now"
+            : full);
   }
 
   /**

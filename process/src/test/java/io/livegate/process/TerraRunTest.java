@@ -6,6 +6,7 @@ import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionSpec;
 import io.livegate.core.deploy.PlanSummary;
 import io.livegate.core.runner.CommandResult;
+import io.livegate.core.runner.ResourceShortage;
 import io.livegate.core.runner.RunnerArgv;
 import io.livegate.core.runner.Sandbox;
 import io.livegate.core.testing.ScriptedCommandRunner;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -291,6 +293,57 @@ class TerraRunTest {
     assertThat(applied.error()).isNull();
     assertThat(TerraformState.ids(dir.resolve("live").resolve(UNIT)).keySet())
         .containsExactly("terraform_data.app");
+  }
+
+  /**
+   * terraform 1.11 plans into a full file system, prints "Saved the plan to" and exits 0, leaving
+   * the plan file livegate handed it empty; its {@code show} then fails "zip: not a valid zip
+   * file", which read as the unit's failure (CrashSuiteTest's full disk, under load, once the disk
+   * had space again by the time livegate looked). The empty file itself now says the write was
+   * refused: a shortage of disk space, which leaves the unit to resume.
+   */
+  @Test
+  void aPlanThatTerraformReportsSavedIntoAFullFileSystemIsTheMachinesShortageNotTheUnits()
+      throws Exception {
+    Path plans = Files.createDirectories(dir.resolve("small-plans"));
+    Process mount =
+        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", plans.toString())
+            .redirectErrorStream(true)
+            .start();
+    String mountOutput = new String(mount.getInputStream().readAllBytes());
+    Assumptions.assumeTrue(
+        mount.waitFor() == 0,
+        "a full file system needs a small one, and mount -t tmpfs is not permitted: "
+            + mountOutput);
+    try {
+      long free = Files.getFileStore(plans).getUsableSpace();
+      assertThat(
+              new ProcessBuilder(
+                      "fallocate", "-l", Long.toString(free), plans.resolve("filler").toString())
+                  .start()
+                  .waitFor())
+          .isZero();
+      TerraRun full =
+          new TerraRun(
+              new SandboxedPlan.Tools(
+                  new ProcessCommandRunner(),
+                  RunnerArgv.TERRAFORM,
+                  Sandbox.none("terraform runs without a sandbox"),
+                  Map.of()),
+              dir.resolve("live"),
+              plans,
+              SourceAccess.in(dir.resolve("state")));
+
+      UnitRunner.Step<UnitRunner.Plan> planned = full.plan(execution("d1-app", List.of()));
+
+      System.out.println(planned.error());
+      assertThat(planned.error()).startsWith("plan exited with 0 but wrote nothing into " + plans);
+      assertThat(ResourceShortage.in(planned.error()))
+          .map(ResourceShortage::resource)
+          .contains("disk space");
+    } finally {
+      new ProcessBuilder("umount", plans.toString()).start().waitFor();
+    }
   }
 
   /** {@code planned} as if its voters had been shown {@code summary}. */
