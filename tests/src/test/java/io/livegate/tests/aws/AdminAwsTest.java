@@ -69,17 +69,6 @@ class AdminAwsTest {
     return flow.ssm.getParameter(r -> r.name(MotoDeployment.LOCK_PARAMETER)).parameter().value();
   }
 
-  /** Drives until pull request {@code number}'s deployment has ended and no flow runs. */
-  private static Deployment driveTheDeploymentOf(MotoDeployment flow, int number) {
-    flow.driveUntil(
-        execution -> Vote.Choice.APPROVE,
-        () ->
-            flow.metadb.deployments().all().stream()
-                    .anyMatch(d -> d.pullRequest().number() == number && d.status().isFinished())
-                && flow.runningFlows() == 0);
-    return flow.deploymentOf(number);
-  }
-
   @Test
   void aFailedRollbackHoldsTheLockNamingTheAdminCommandThatHandsItToTheNextMerge() {
     MotoDeployment flow =
@@ -156,7 +145,7 @@ class AdminAwsTest {
                 + flow.deploymentId
                 + " is failed); nothing resolved");
 
-    Deployment second = driveTheDeploymentOf(flow, 2);
+    Deployment second = flow.driveTheDeploymentOf(2);
 
     assertThat(second.status()).isEqualTo(DeploymentStatus.SUCCEEDED);
     assertThat(flow.metadb.executions().list(second.id()))
@@ -221,7 +210,7 @@ class AdminAwsTest {
     assertThat(Duration.between(started.timestamp(), timedOut.timestamp()))
         .isBetween(Duration.ofSeconds(5), Duration.ofSeconds(60));
 
-    Deployment second = driveTheDeploymentOf(flow, 2);
+    Deployment second = flow.driveTheDeploymentOf(2);
 
     assertThat(second.status()).isEqualTo(DeploymentStatus.SUCCEEDED);
     assertThat(flow.metadb.executions().list(second.id()))

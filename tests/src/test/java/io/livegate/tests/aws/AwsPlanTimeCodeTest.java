@@ -341,16 +341,7 @@ class AwsPlanTimeCodeTest {
   }
 
   private MotoDeployment flow(LiveRepo repo, Map<String, String> task) {
-    Path home = dir.resolve("terra-run/home");
-    // the environment terra-run hands terraform, as TaskWiring makes it of the task's
-    Map<String, String> terraform = TaskWiring.terraformEnvironment(task, home);
-    return new MotoDeployment(
-        MOTO,
-        dir,
-        repo,
-        MotoDeployment.Settings.of(java.time.Duration.ofMinutes(10)),
-        new SetprivSandbox(USER, USER, home),
-        terraform);
+    return MotoDeployment.asTheTasksRunTerraform(MOTO, dir, repo, task);
   }
 
   /** One new unit, app/a, that requires the spy provider: the merged change. */
@@ -367,7 +358,7 @@ class AwsPlanTimeCodeTest {
   }
 
   /** The spy's mirror and log are the attacker's: the user terraform runs as owns them. */
-  private static void giveToTheUser(Path spyDir) throws IOException {
+  static void giveToTheUser(Path spyDir) throws IOException {
     try (Stream<Path> paths = Files.walk(spyDir)) {
       for (Path path : paths.toList()) {
         Files.setAttribute(path, "unix:uid", USER, LinkOption.NOFOLLOW_LINKS);

@@ -94,7 +94,7 @@ class AwsTrunkOrderTest {
 
     JsonNode next = flow.deliverMerge(3, first, second);
     assertThat(next.get("statusCode").asInt()).as(next.toString()).isEqualTo(200);
-    Deployment third = driveTheDeploymentOf(3);
+    Deployment third = flow.driveTheDeploymentOf(3);
 
     assertThat(third.status()).isEqualTo(DeploymentStatus.SUCCEEDED);
     assertThat(third.rangeBase()).as("from the last deployed commit").isEqualTo(deployed);
@@ -137,7 +137,7 @@ class AwsTrunkOrderTest {
     // Redelivered by hand once the failure is seen: already deployed, so covered; nothing runs.
     JsonNode redelivered = flow.deliverMerge(2, deployed, first);
     assertThat(redelivered.get("statusCode").asInt()).as(redelivered.toString()).isEqualTo(200);
-    Deployment late = driveTheDeploymentOf(2);
+    Deployment late = flow.driveTheDeploymentOf(2);
 
     assertThat(late.status()).isEqualTo(DeploymentStatus.SUCCEEDED);
     assertThat(late.coveredBy()).isEqualTo(third.id());
@@ -151,17 +151,6 @@ class AwsTrunkOrderTest {
             "terraform_data.this",
             values -> assertThat(values.path("input").asText()).isEqualTo("a v2"));
     assertThat(flow.lock.current()).isEmpty();
-  }
-
-  /** Drives until pull request {@code number}'s deployment has ended and no flow runs. */
-  private Deployment driveTheDeploymentOf(int number) {
-    flow.driveUntil(
-        execution -> Vote.Choice.APPROVE,
-        () ->
-            flow.metadb.deployments().all().stream()
-                    .anyMatch(d -> d.pullRequest().number() == number && d.status().isFinished())
-                && flow.runningFlows() == 0);
-    return flow.deploymentOf(number);
   }
 
   private static String resource(String input) {

@@ -45,6 +45,7 @@ import io.livegate.lambdas.webhook.WebhookWiring;
 import io.livegate.process.DurableKeptOutputRunner;
 import io.livegate.process.LoggedCommandRunner;
 import io.livegate.process.ProcessCommandRunner;
+import io.livegate.process.SetprivSandbox;
 import io.livegate.scan.CreateDeployStack;
 import io.livegate.scan.GraphScan;
 import io.livegate.scan.SandboxedPlan;
@@ -56,6 +57,7 @@ import io.livegate.sql.testing.Webhooks;
 import io.livegate.statemachine.DeployFlow;
 import io.livegate.statemachine.RuntimeContract;
 import io.livegate.statemachine.TriggerEvent;
+import io.livegate.tasks.TaskWiring;
 import io.livegate.tasks.TerraRunJob;
 import io.livegate.tests.moto.MotoServer;
 import io.livegate.tests.scenarios.LiveRepo;
@@ -255,6 +257,23 @@ public final class MotoDeployment implements AutoCloseable {
 
   public MotoDeployment(MotoServer moto, Path dir, LiveRepo repo, Settings settings) {
     this(moto, dir, repo, settings, Sandbox.none("the harness runs terraform as itself"), Map.of());
+  }
+
+  /**
+   * A deployment whose terra-run runs terraform as the tasks wire it: as the image's unprivileged
+   * user ({@link SetprivSandbox}, which needs this JVM to run as root, as the task's Java does),
+   * with the environment {@link TaskWiring#terraformEnvironment} makes of the task's {@code task}.
+   */
+  static MotoDeployment asTheTasksRunTerraform(
+      MotoServer moto, Path dir, LiveRepo repo, Map<String, String> task) {
+    Path home = dir.resolve("terra-run/home");
+    return new MotoDeployment(
+        moto,
+        dir,
+        repo,
+        Settings.of(Duration.ofMinutes(10)),
+        new SetprivSandbox(SetprivSandbox.IMAGE_USER, SetprivSandbox.IMAGE_USER, home),
+        TaskWiring.terraformEnvironment(task, home));
   }
 
   /**
@@ -583,6 +602,20 @@ public final class MotoDeployment implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * {@link #drive}, every vote an approval, until pull request {@code number}'s deployment has
+   * ended and no flow runs; answers that deployment.
+   */
+  Deployment driveTheDeploymentOf(int number) {
+    driveUntil(
+        execution -> Vote.Choice.APPROVE,
+        () ->
+            metadb.deployments().all().stream()
+                    .anyMatch(d -> d.pullRequest().number() == number && d.status().isFinished())
+                && runningFlows() == 0);
+    return deploymentOf(number);
   }
 
   /** The deployment of pull request {@code number}. */
