@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -42,17 +41,20 @@ class TerraRunTest {
   void writeTheUnit() throws Exception {
     TestRepo repo = TestRepo.create(dir.resolve("live"));
     repo.write(UNIT + "/main.tf", "resource \"terraform_data\" \"app\" {\n  input = \"v1\"\n}\n");
-    Path plans = Files.createDirectories(dir.resolve("plans"));
-    terraRun =
-        new TerraRun(
-            new SandboxedPlan.Tools(
-                new ProcessCommandRunner(),
-                RunnerArgv.TERRAFORM,
-                Sandbox.none("terraform runs without a sandbox"),
-                Map.of()),
-            repo.root(),
-            plans,
-            SourceAccess.in(dir.resolve("state")));
+    terraRun = terraRun(repo.root(), Files.createDirectories(dir.resolve("plans")));
+  }
+
+  /** The terraform runner, unsandboxed, on {@code repository} with its plans in {@code plans}. */
+  private TerraRun terraRun(Path repository, Path plans) {
+    return new TerraRun(
+        new SandboxedPlan.Tools(
+            new ProcessCommandRunner(),
+            RunnerArgv.TERRAFORM,
+            Sandbox.none("terraform runs without a sandbox"),
+            Map.of()),
+        repository,
+        plans,
+        SourceAccess.in(dir.resolve("state")));
   }
 
   @Test
@@ -305,44 +307,18 @@ class TerraRunTest {
   @Test
   void aPlanThatTerraformReportsSavedIntoAFullFileSystemIsTheMachinesShortageNotTheUnits()
       throws Exception {
-    Path plans = Files.createDirectories(dir.resolve("small-plans"));
-    Process mount =
-        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", plans.toString())
-            .redirectErrorStream(true)
-            .start();
-    String mountOutput = new String(mount.getInputStream().readAllBytes());
-    Assumptions.assumeTrue(
-        mount.waitFor() == 0,
-        "a full file system needs a small one, and mount -t tmpfs is not permitted: "
-            + mountOutput);
-    try {
-      long free = Files.getFileStore(plans).getUsableSpace();
-      assertThat(
-              new ProcessBuilder(
-                      "fallocate", "-l", Long.toString(free), plans.resolve("filler").toString())
-                  .start()
-                  .waitFor())
-          .isZero();
-      TerraRun full =
-          new TerraRun(
-              new SandboxedPlan.Tools(
-                  new ProcessCommandRunner(),
-                  RunnerArgv.TERRAFORM,
-                  Sandbox.none("terraform runs without a sandbox"),
-                  Map.of()),
-              dir.resolve("live"),
-              plans,
-              SourceAccess.in(dir.resolve("state")));
+    try (SmallFileSystem plans = SmallFileSystem.mount(dir.resolve("small-plans"), "2m")) {
+      plans.fill(plans.directory().resolve("filler"));
+      TerraRun full = terraRun(dir.resolve("live"), plans.directory());
 
       UnitRunner.Step<UnitRunner.Plan> planned = full.plan(execution("d1-app", List.of()));
 
       System.out.println(planned.error());
-      assertThat(planned.error()).startsWith("plan exited with 0 but wrote nothing into " + plans);
+      assertThat(planned.error())
+          .startsWith("plan exited with 0 but wrote nothing into " + plans.directory());
       assertThat(ResourceShortage.in(planned.error()))
           .map(ResourceShortage::resource)
           .contains("disk space");
-    } finally {
-      new ProcessBuilder("umount", plans.toString()).start().waitFor();
     }
   }
 

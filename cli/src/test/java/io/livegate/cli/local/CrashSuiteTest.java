@@ -7,11 +7,11 @@ import io.livegate.core.deploy.Deployment;
 import io.livegate.core.deploy.DeploymentStatus;
 import io.livegate.core.deploy.Execution;
 import io.livegate.core.deploy.ExecutionStatus;
+import io.livegate.process.SmallFileSystem;
 import io.livegate.scan.testing.TestRepo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,7 +22,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -118,7 +117,7 @@ class CrashSuiteTest {
   }
 
   /** A file system the test mounted, unmounted after it. */
-  private Path mounted;
+  private SmallFileSystem mounted;
 
   @AfterEach
   void stopLeftovers() throws Exception {
@@ -127,8 +126,7 @@ class CrashSuiteTest {
       process.waitFor();
     }
     if (mounted != null) {
-      // Lazily: the metadb's server of a killed run may still hold files in it.
-      new ProcessBuilder("umount", "--lazy", mounted.toString()).inheritIO().start().waitFor();
+      mounted.close();
     }
   }
 
@@ -323,7 +321,7 @@ class CrashSuiteTest {
     ChildJvm.await(
         () -> ChildJvm.read(log).contains("[dev/global] Plan"), "dev/global's plan", deploy, log);
     Path filler = state.resolve("filler");
-    fill(filler);
+    mounted.fill(filler);
     ChildJvm.awaitExit(deploy, log);
     String stopped = ChildJvm.read(log);
     assertThat(deploy.exitValue()).as("the deploy stopped:\n%s", stopped).isNotZero();
@@ -360,7 +358,7 @@ class CrashSuiteTest {
     try (ServeProcess serve = served.startAndDeliver()) {
       serve.awaitLine("[app/b] Plan");
       Path filler = served.state().resolve("filler");
-      fill(filler);
+      mounted.fill(filler);
       serve.awaitLine("retrying deployment 1 in ");
       assertThat(serve.log()).contains("ran out of disk space").doesNotContain("\tat ");
       Files.delete(filler);
@@ -417,51 +415,10 @@ class CrashSuiteTest {
         .contains("terraform_data.unit: create", "terraform reported", "not applied again");
   }
 
-  /**
-   * Mounts a file system of its own at {@code directory}, small enough for the test to fill without
-   * filling the machine's; skips the test where mounting is not permitted.
-   */
+  /** Mounts a small file system at {@code directory} for the test to fill, unmounted after it. */
   private Path smallFileSystem(Path directory) throws Exception {
-    Files.createDirectories(directory);
-    Process mount =
-        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=300m", "tmpfs", directory.toString())
-            .redirectErrorStream(true)
-            .start();
-    String mountOutput = new String(mount.getInputStream().readAllBytes());
-    Assumptions.assumeTrue(
-        mount.waitFor() == 0,
-        "a full disk needs a small file system for the state directory, and mount -t tmpfs is not"
-            + " permitted here: "
-            + mountOutput);
-    mounted = directory;
+    mounted = SmallFileSystem.mount(directory, "300m");
     return directory;
-  }
-
-  /**
-   * Writes {@code filler} until its file system has no space left: first all its free space at once
-   * with fallocate (the run goes on meanwhile, and under load a test writing 300 MB block by block
-   * let a serve case's unit get from its plan into its apply before the disk was full), then what
-   * that left, block by block.
-   */
-  private static void fill(Path filler) throws IOException, InterruptedException {
-    long free = Files.getFileStore(filler.getParent()).getUsableSpace();
-    // Its failure (the space taken meanwhile) leaves the rest to the writes below.
-    new ProcessBuilder("fallocate", "-l", Long.toString(free), filler.toString())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start()
-        .waitFor();
-    byte[] block = new byte[1 << 20];
-    try (var out =
-        Files.newOutputStream(filler, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
-      while (true) {
-        out.write(block);
-      }
-    } catch (IOException e) {
-      if (!String.valueOf(e.getMessage()).contains("No space left on device")) {
-        throw e;
-      }
-    }
   }
 
   @Test
