@@ -3,10 +3,14 @@ package io.livegate.cli.local;
 import io.livegate.core.LivegateException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -14,7 +18,6 @@ import java.security.SecureRandom;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * Files of the state directory that only their owner may read: the secrets, the plans, the mails
@@ -57,25 +60,58 @@ final class OwnerOnly {
   /**
    * Takes every permission of group and others away from {@code root} and everything under it: a
    * state directory from before this rule had world-readable plans. Symbolic links are left alone,
-   * and never followed.
+   * and never followed. A file that goes while the walk runs is passed over: the metadb's server of
+   * a run that holds the state directory (or of a killed one, still stopping) writes and removes
+   * its own files meanwhile, e.g. {@code pg_internal.init}.
    */
   static void restrict(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.toList()) {
-        PosixFileAttributeView view =
-            Files.getFileAttributeView(
-                path, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-        if (view == null || Files.isSymbolicLink(path)) {
-          continue;
-        }
-        Set<PosixFilePermission> permissions = view.readAttributes().permissions();
-        if (permissions.removeAll(OTHERS)) {
-          view.setPermissions(permissions);
-        }
-      }
+    try {
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes)
+                throws IOException {
+              takeAway(dir);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+                throws IOException {
+              if (!attributes.isSymbolicLink()) {
+                takeAway(file);
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE;
+              }
+              throw e;
+            }
+          });
     } catch (IOException e) {
       throw new LivegateException(
           "cannot make " + root + " readable by its owner only: " + e.getMessage(), e);
+    }
+  }
+
+  private static void takeAway(Path path) throws IOException {
+    PosixFileAttributeView view =
+        Files.getFileAttributeView(path, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+    if (view == null) {
+      return;
+    }
+    try {
+      Set<PosixFilePermission> permissions = view.readAttributes().permissions();
+      if (permissions.removeAll(OTHERS)) {
+        view.setPermissions(permissions);
+      }
+    } catch (NoSuchFileException gone) {
+      // removed since the walk listed it: nothing is left to restrict
     }
   }
 }
